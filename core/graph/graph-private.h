@@ -53,6 +53,17 @@ void tr_graph_compact(TrGraph *g, const bool *keep);
 /* Per node id: whether an output, a stateful node or an argument needs it. Transfer full. */
 bool *tr_graph_live_set(const TrGraph *g);
 
+/* Whether every input is an output of a node of `g`; else TensorFlow's "cannot be accessed
+ * here" text in TR_GRAPH_ERROR_INACCESSIBLE. */
+bool tr_graph_check_inputs(TrGraph *g, const TrOutput *inputs, int n_inputs, GError **error);
+/* TensorShape.is_compatible_with: unknown ranks and dims on either side match anything. */
+bool tr_graph_shapes_compatible(const TrShape *a, const TrShape *b);
+/* StringFormat from the literal text around each input (n_inputs + 1 `segments`, copied), so a
+ * literal "{}" in tf.print's text survives (tr_graph_add_string_format splits its template). */
+TrNode *tr_graph_add_string_format_segments(TrGraph *g, const char **segments,
+                                            const TrOutput *inputs, int n_inputs, int summarize,
+                                            const char *name, GError **error);
+
 /* The GraphDef type of a core/tensor op on these inputs: "AddV2", or "Add" for strings. */
 const char *tr_graph_op_type(TrOpId op, const TrTensorInfo *in, int n_in);
 

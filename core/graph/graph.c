@@ -370,8 +370,8 @@ tr_output_to_string(TrOutput out)
 /* ---- building ---------------------------------------------------------------------------------
  */
 
-static bool
-check_inputs(TrGraph *g, const TrOutput *inputs, int n_inputs, GError **error)
+bool
+tr_graph_check_inputs(TrGraph *g, const TrOutput *inputs, int n_inputs, GError **error)
 {
   for (int i = 0; i < n_inputs; i++) {
     TrNode *producer = inputs[i].node;
@@ -455,7 +455,7 @@ tr_graph_add_op(TrGraph *g, TrOpId op, const TrOutput *inputs, int n_inputs, con
   g_return_val_if_fail(g != NULL, NULL);
   g_return_val_if_fail(op >= 0 && op < TR_N_OPS, NULL);
   g_return_val_if_fail(n_inputs >= 0 && (n_inputs == 0 || inputs), NULL);
-  if (!check_inputs(g, inputs, n_inputs, error))
+  if (!tr_graph_check_inputs(g, inputs, n_inputs, error))
     return NULL;
   const TrOpDef *def = tr_op_def(op);
   /* TensorFlow picks the name before inference, so a failed op still uses up its name. */
@@ -551,8 +551,8 @@ tr_variable_read(TrVariable *var)
 }
 
 /* TensorShape.is_compatible_with: unknown ranks and dims on either side match anything. */
-static bool
-shapes_compatible(const TrShape *a, const TrShape *b)
+bool
+tr_graph_shapes_compatible(const TrShape *a, const TrShape *b)
 {
   if (a->rank == TR_UNKNOWN || b->rank == TR_UNKNOWN)
     return true;
@@ -575,7 +575,7 @@ check_assignable(const TrVariable *var, TrDType dtype, const TrShape *shape, con
                 tr_dtype_name(var->dtype), tr_graph_dtype_name(dtype), what);
     return false;
   }
-  if (shapes_compatible(&var->shape, shape))
+  if (tr_graph_shapes_compatible(&var->shape, shape))
     return true;
   g_autofree char *vs = tr_shape_to_string(&var->shape);
   g_autofree char *s = tr_shape_to_string(shape);
@@ -640,7 +640,7 @@ tr_graph_capture_variable(TrGraph *g, TrVariable *var, const char *name)
 static bool
 check_handle(TrGraph *g, TrOutput handle, GError **error)
 {
-  if (!check_inputs(g, &handle, 1, error))
+  if (!tr_graph_check_inputs(g, &handle, 1, error))
     return false;
   g_return_val_if_fail(handle.node->variable != NULL, false);
   return true;
@@ -668,7 +668,7 @@ tr_graph_add_assign_variable(TrGraph *g, TrGraphOpId op, TrOutput handle, TrOutp
   g_return_val_if_fail(op == TR_GOP_ASSIGN_VARIABLE || op == TR_GOP_ASSIGN_ADD_VARIABLE ||
                            op == TR_GOP_ASSIGN_SUB_VARIABLE,
                        NULL);
-  if (!check_handle(g, handle, error) || !check_inputs(g, &value, 1, error))
+  if (!check_handle(g, handle, error) || !tr_graph_check_inputs(g, &value, 1, error))
     return NULL;
   const TrVariable *var = handle.node->variable;
   g_autofree char *shape = tr_shape_to_string(tr_output_shape(value));
@@ -687,11 +687,11 @@ tr_graph_add_assign_variable(TrGraph *g, TrGraphOpId op, TrOutput handle, TrOutp
 
 /* ---- tf.print ---------------------------------------------------------------------------- */
 
-static TrNode *
-string_format_node(TrGraph *g, const char **segments, const TrOutput *inputs, int n_inputs,
-                   int summarize, const char *name, GError **error)
+TrNode *
+tr_graph_add_string_format_segments(TrGraph *g, const char **segments, const TrOutput *inputs,
+                                    int n_inputs, int summarize, const char *name, GError **error)
 {
-  if (!check_inputs(g, inputs, n_inputs, error))
+  if (!tr_graph_check_inputs(g, inputs, n_inputs, error))
     return NULL;
   for (int i = 0; i < n_inputs; i++) {
     if (tr_output_dtype(inputs[i]) != TR_DTYPE_RESOURCE)
@@ -735,14 +735,15 @@ tr_graph_add_string_format(TrGraph *g, const char *template_text, const TrOutput
                 n_inputs);
     return NULL;
   }
-  return string_format_node(g, (const char **)parts, inputs, n_inputs, summarize, name, error);
+  return tr_graph_add_string_format_segments(g, (const char **)parts, inputs, n_inputs, summarize,
+                                             name, error);
 }
 
 TrNode *
 tr_graph_add_print(TrGraph *g, TrOutput text, const char *end, bool to_stderr, const char *name,
                    GError **error)
 {
-  if (!check_inputs(g, &text, 1, error))
+  if (!tr_graph_check_inputs(g, &text, 1, error))
     return NULL;
   if (tr_output_dtype(text) != TR_STRING) {
     g_set_error(error, TR_GRAPH_ERROR, TR_GRAPH_ERROR_TYPE,
@@ -796,8 +797,8 @@ tr_graph_add_tf_print(TrGraph *g, const TrPrintArg *args, int n_args, const char
     tensors[n_tensors++] = args[i].tensor;
   }
   g_ptr_array_add(segments, g_string_free(literal, FALSE));
-  TrNode *format = string_format_node(g, (const char **)segments->pdata, tensors, n_tensors, 3,
-                                      "StringFormat", error);
+  TrNode *format = tr_graph_add_string_format_segments(g, (const char **)segments->pdata, tensors,
+                                                       n_tensors, 3, "StringFormat", error);
   if (!format)
     return NULL;
   return tr_graph_add_print(g, tr_node_output(format, 0), end, false, "PrintV2", error);

@@ -218,6 +218,30 @@ void tr_node_add_control_input(TrNode *node, TrNode *dep);
 /* Attach a child graph to `node` (a new reference is taken); for cond and while_loop. */
 void tr_node_add_child(TrNode *node, TrGraph *child);
 
+/* Inline `body` (a finished graph: its placeholders are its arguments, its outputs the Identity
+ * nodes of tr_graph_add_output) into `g`, as a call of a traced function from another builds it:
+ * - every node of body is added to g under a fresh unique name made from its name in body,
+ *   inside name scope `scope` ("add" in scope "double" becomes "double/add"; a second inlining
+ *   in the same scope name gets "double_1/add", as tr_graph_push_name_scope makes scopes
+ *   unique); NULL: no scope;
+ * - body's argument i (non-resource placeholder, tr_graph_input) is replaced by inputs[i]:
+ *   n_inputs must equal tr_graph_n_inputs(body) and each input's dtype must equal the
+ *   placeholder's (else TR_GRAPH_ERROR_TYPE) and its shape be compatible with it (else
+ *   TR_GRAPH_ERROR_VALUE); inputs must be outputs of g's nodes (else _INACCESSIBLE);
+ * - resource placeholders become g's handle of the same TrVariable (tr_graph_capture_variable);
+ * - core/tensor ops are rebuilt with the node's attrs and their shapes re-inferred from the new
+ *   inputs, which may be more specific than body's; Consts share their value; tf.print's
+ *   StringFormat and PrintV2 keep their formatting;
+ * - body's output Identity nodes become ordinary Identity nodes of g (not outputs of g), and
+ *   outputs[i] receives the one standing for body's output i; n_outputs must equal
+ *   tr_graph_n_outputs(body);
+ * - control inputs are mapped; stateful nodes keep their order and follow g's earlier stateful
+ *   nodes (the usual automatic control dependencies);
+ * - child graphs are copied (tr_graph_copy): a child graph belongs to one parent.
+ * Returns false with `error` set, leaving g's nodes as they were (names tried stay used). */
+bool tr_graph_inline(TrGraph *g, const TrGraph *body, const TrOutput *inputs, int n_inputs,
+                     TrOutput *outputs, int n_outputs, const char *scope, GError **error);
+
 /* Output 0 of a node. */
 static inline TrOutput
 tr_node_output(TrNode *node, int index)

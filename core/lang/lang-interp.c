@@ -345,7 +345,7 @@ lang_interp_new(const char *const *argv)
   lang_register_module(L, "contextlib", contextlib_init);
   lang_register_module(L, "traceback", traceback_init);
   lang_register_module(L, "timeit", timeit_init);
-  lang_register_module(L, "tensorflow", lang_tf_module_init);
+  lang_register_module(L, "tensorflow", lang_tf_module_new);
   for (const LangMethodDef *def = notebook_builtins; def->name; def++) {
     LangValue fn = lang_native_function_new(L, def, LANG_UNSET, "builtins");
     lang_dict_set_cstr(L, L->builtins, def->name, fn);

@@ -283,6 +283,8 @@ lang_state_free(LangState *L)
     gc_link_remove(done.next);
   g_ptr_array_unref(L->repr_stack);
   g_hash_table_unref(L->native_modules);
+  if (L->tf_free)
+    L->tf_free(L->tf);
   if (L->vm.free_data)
     L->vm.free_data(L->vm.data);
   g_free(L);

@@ -67,6 +67,8 @@ struct LangState {
   void *host;                 /* the embedding session (a LangInterp), or NULL */
   LangReadLineFunc input;     /* input(): reads a line (without newline); NULL reads stdin */
   void *input_data;           /* passed to `input` */
+  void *tf;                   /* the tensorflow module's session state, or NULL */
+  void (*tf_free)(void *tf);  /* frees `tf` when the state is freed */
 };
 
 /* Creates an interpreter with the builtins and the native modules (math, time, sys)

@@ -5,8 +5,7 @@
  * tensor's dtype as a hint (so `x + 1` stays float32 for a float32 x), `/` is truediv, `==` is
  * elementwise and hashing is refused. Indexing builds one StridedSlice with TF's masks.
  */
-#include "lang-runtime-private.h"
-#include "lang-tf.h"
+#include "lang-tf-private.h"
 #include "tr-ops.h"
 #include "tr-print.h"
 
@@ -40,16 +39,46 @@ tensor_dealloc(LangObject *o)
   LangTfTensor *t = (LangTfTensor *)o;
   if (t->value)
     tr_tensor_unref(t->value);
+  if (t->graph)
+    tr_graph_unref(t->graph);
 }
 
-/* The eager value of self, or TypeError for symbolic tensors (none exist yet). */
+/* TensorFlow's OperatorNotAllowedInGraphError: Python control over a symbolic tensor. */
+LangType lang_tf_exc_OperatorNotAllowedInGraphError = {
+    LANG_STATIC_TYPE_HEAD,
+    .name = "OperatorNotAllowedInGraphError",
+    .base_type = &lang_exc_TypeError,
+    .instance_size = sizeof(LangExc),
+    .dict_offset = offsetof(LangExc, dict),
+    .flags = LANG_TYPE_BASETYPE | LANG_TYPE_EXCEPTION | LANG_TYPE_GC,
+};
+
+/* The text of a symbolic tensor's name: "add:0". */
+static char *
+symbolic_name(LangValue self)
+{
+  return tr_output_name(lang_tf_symbolic_output(self));
+}
+
+/* The eager value of self; for a symbolic tensor, TypeError saying `what` needs a value. */
+static TrTensor *
+self_value_for(LangState *L, LangValue self, const char *what)
+{
+  TrTensor *t = lang_tf_tensor_value(self);
+  if (!t) {
+    g_autofree char *name = symbolic_name(self);
+    lang_raise(L, &lang_exc_TypeError,
+               "%s needs the value of a symbolic tensor (%s), which exists only when its graph "
+               "runs. Return the tensor from the tf.function instead.",
+               what, name);
+  }
+  return t;
+}
+
 static TrTensor *
 self_value(LangState *L, LangValue self)
 {
-  TrTensor *t = lang_tf_tensor_value(self);
-  if (!t)
-    lang_raise_str(L, &lang_exc_TypeError, "symbolic tensors have no value in eager mode");
-  return t;
+  return self_value_for(L, self, "This operation");
 }
 
 static LangValue
@@ -63,15 +92,23 @@ text_result(LangState *L, char *text)
 static LangValue
 tensor_repr(LangState *L, LangValue self)
 {
-  TrTensor *t = self_value(L, self);
-  return t ? text_result(L, tr_tensor_repr(t)) : LANG_EXC;
+  TrTensor *t = lang_tf_tensor_value(self);
+  if (t)
+    return text_result(L, tr_tensor_repr(t));
+  TrOutput out = lang_tf_symbolic_output(self);
+  g_autofree char *name = tr_output_name(out);
+  g_autofree char *shape = tr_shape_to_string(tr_output_shape(out));
+  return lang_str_printf(L, "<tf.Tensor '%s' shape=%s dtype=%s>", name, shape,
+                         tr_dtype_name(tr_output_dtype(out)));
 }
 
 static LangValue
 tensor_str(LangState *L, LangValue self)
 {
-  TrTensor *t = self_value(L, self);
-  return t ? text_result(L, tr_tensor_to_string(t)) : LANG_EXC;
+  TrTensor *t = lang_tf_tensor_value(self);
+  if (t)
+    return text_result(L, tr_tensor_to_string(t));
+  return text_result(L, tr_output_to_string(lang_tf_symbolic_output(self)));
 }
 
 static bool
@@ -436,9 +473,11 @@ lang_tf_shape_arg(LangState *L, LangValue v, TrShape *out)
     return true;
   }
   if (lang_tf_is_tensor(v)) {
-    TrTensor *t = self_value(L, v);
-    if (!t)
+    g_autoptr(TrTensor) t = lang_tf_static_value(L, v);
+    if (!t) {
+      self_value_for(L, v, "A shape argument");
       return false;
+    }
     if (t->shape.rank > 1 || !tr_dtype_is_int(t->dtype) ||
         tr_tensor_num_elements(t) > TR_MAX_RANK) {
       lang_raise_str(L, &lang_exc_ValueError, "Shape must be rank 1 but is rank 2");
@@ -533,7 +572,7 @@ bool
 lang_tf_convertible(LangValue v)
 {
   return leaf_kind(v) != KIND_NONE || is_sequence(v) || lang_tf_is_tensor(v) ||
-         lang_is_type(v, &lang_tf_ndarray_type);
+         lang_tf_is_variable(v) || lang_is_type(v, &lang_tf_ndarray_type);
 }
 
 /* A walk over nested sequences: the shape (fixed by the first leaf) and the leaves in order. */
@@ -759,6 +798,16 @@ convert_stacked(LangState *L, LangValue v, TrDType dtype)
 TrTensor *
 lang_tf_convert(LangState *L, LangValue v, TrDType dtype, bool hint)
 {
+  if (lang_tf_is_variable(v)) {
+    TrVariable *var = ((LangTfVariable *)v.o)->var;
+    if (dtype != TR_DTYPE_INVALID && var->dtype != dtype && !hint) {
+      lang_raise(L, &lang_exc_ValueError,
+                 "Tensor conversion requested dtype %s for Tensor with dtype %s",
+                 tr_dtype_name(dtype), tr_dtype_name(var->dtype));
+      return NULL;
+    }
+    return tr_variable_read(var);
+  }
   if (lang_tf_is_tensor(v) || lang_is_type(v, &lang_tf_ndarray_type)) {
     TrTensor *t = lang_tf_is_tensor(v) ? self_value(L, v) : ((LangTfNdarray *)v.o)->value;
     if (!t)
@@ -783,22 +832,41 @@ lang_tf_convert(LangState *L, LangValue v, TrDType dtype, bool hint)
 static LangValue
 tensor_get_shape(LangState *L, LangValue self)
 {
-  TrTensor *t = self_value(L, self);
-  return t ? lang_tf_shape_new(L, &t->shape) : LANG_EXC;
+  TrShape shape;
+  lang_tf_shape_of(self, &shape);
+  return lang_tf_shape_new(L, &shape);
 }
 
 static LangValue
 tensor_get_dtype(LangState *L, LangValue self)
 {
-  TrTensor *t = self_value(L, self);
-  return t ? lang_incref(lang_tf_dtype_object(t->dtype)) : LANG_EXC;
+  return lang_incref(lang_tf_dtype_object(lang_tf_dtype_of(self)));
 }
 
 static LangValue
 tensor_get_ndim(LangState *L, LangValue self)
 {
-  TrTensor *t = self_value(L, self);
-  return t ? lang_int(t->shape.rank) : LANG_EXC;
+  TrShape shape;
+  lang_tf_shape_of(self, &shape);
+  return shape.rank == TR_UNKNOWN ? LANG_NONE : lang_int(shape.rank);
+}
+
+static LangValue
+tensor_get_name(LangState *L, LangValue self)
+{
+  if (lang_tf_tensor_value(self))
+    return lang_raise_str(L, &lang_exc_AttributeError,
+                          "Tensor.name is undefined when eager execution is enabled.");
+  return text_result(L, symbolic_name(self));
+}
+
+static LangValue
+tensor_get_graph(LangState *L, LangValue self)
+{
+  if (lang_tf_tensor_value(self))
+    return lang_raise_str(L, &lang_exc_AttributeError,
+                          "Tensor.graph is undefined when eager execution is enabled.");
+  return lang_tf_graph_new(L, lang_tf_symbolic_graph(self));
 }
 
 static LangValue
@@ -812,9 +880,9 @@ tensor_numpy(LangState *L, LangValue self, const LangValue *args, int nargs, Lan
 {
   if (!lang_parse_args(L, "numpy", args, nargs, kwnames, ""))
     return LANG_EXC;
-  TrTensor *t = self_value(L, self);
-  if (!t)
-    return LANG_EXC;
+  TrTensor *t = lang_tf_tensor_value(self);
+  if (!t) /* TensorFlow's graph tensors have no numpy(): the guide's leaked-tensor example */
+    return lang_raise_str(L, &lang_exc_AttributeError, "'Tensor' object has no attribute 'numpy'");
   if (t->shape.rank == 0)
     return element_value(L, t, 0);
   return ndarray_new(L, t);
@@ -833,7 +901,18 @@ tensor_get_shape_method(LangState *L, LangValue self, const LangValue *args, int
 static TrTensor *
 scalar_value(LangState *L, LangValue self, const char *what)
 {
-  TrTensor *t = self_value(L, self);
+  if (!lang_tf_tensor_value(self)) {
+    if (strcmp(what, "bool") == 0)
+      lang_raise_str(L, &lang_tf_exc_OperatorNotAllowedInGraphError,
+                     "Using a symbolic `tf.Tensor` as a Python `bool` is not allowed. A Python "
+                     "`if`, `while`, `and`, `or` or `not` over a tensor needs its value, which "
+                     "exists only when the graph runs; use tf.cond or tf.where, or compare "
+                     "Python values instead.");
+    else
+      self_value_for(L, self, what);
+    return NULL;
+  }
+  TrTensor *t = lang_tf_tensor_value(self);
   if (!t)
     return NULL;
   if (tr_tensor_num_elements(t) != 1) {
@@ -885,7 +964,7 @@ tensor_float(LangState *L, LangValue self, const LangValue *args, int nargs, Lan
 static LangValue
 tensor_index(LangState *L, LangValue self, const LangValue *args, int nargs, LangObject *kwnames)
 {
-  TrTensor *t = self_value(L, self);
+  TrTensor *t = self_value_for(L, self, "__index__");
   if (!t)
     return LANG_EXC;
   if (t->shape.rank != 0 || !tr_dtype_is_int(t->dtype))
@@ -908,9 +987,15 @@ tensor_truth(LangState *L, LangValue self)
 static bool
 tensor_len(LangState *L, LangValue self, int64_t *out)
 {
-  TrTensor *t = self_value(L, self);
-  if (!t)
+  TrTensor *t = lang_tf_tensor_value(self);
+  if (!t) {
+    g_autofree char *name = symbolic_name(self);
+    lang_raise(L, &lang_exc_TypeError,
+               "len is not well defined for a symbolic Tensor (%s). Please call `x.shape` rather "
+               "than `len(x)` for shape information.",
+               name);
     return false;
+  }
   if (t->shape.rank == 0) {
     lang_raise_str(L, &lang_exc_TypeError, "Scalar tensor has no `len()`");
     return false;
@@ -919,98 +1004,103 @@ tensor_len(LangState *L, LangValue self, int64_t *out)
   return true;
 }
 
+static LangValue tensor_unary_op(LangState *L, LangValue self, TrOpId op);
+
 static LangValue
 tensor_abs(LangState *L, LangValue self, const LangValue *args, int nargs, LangObject *kwnames)
 {
-  TrTensor *t = self_value(L, self);
-  if (!t)
-    return LANG_EXC;
-  GError *error = NULL;
-  TrTensor *r = tr_unary(TR_OP_ABS, t, &error);
-  return lang_tf_result(L, r, error);
+  return tensor_unary_op(L, self, TR_OP_ABS);
 }
 
 /* ---- operators ---- */
 
-/* Both operands as tensors: the Python side takes the tensor side's dtype as a hint. */
-static bool
-binary_operands(LangState *L, LangValue a, LangValue b, TrTensor **ta, TrTensor **tb)
+/* Applies a Python operator to two operands. */
+static LangValue
+arith_apply(LangState *L, LangArith op, const LangTfOperand *a, const LangTfOperand *b)
 {
-  *ta = *tb = NULL;
-  if (lang_tf_is_tensor(a) && lang_tf_is_tensor(b)) {
-    *ta = self_value(L, a);
-    *tb = self_value(L, b);
-    if (!*ta || !*tb)
-      return false;
-    tr_tensor_ref(*ta);
-    tr_tensor_ref(*tb);
-    return true;
-  }
-  bool a_is = lang_tf_is_tensor(a);
-  LangValue tensor = a_is ? a : b, other = a_is ? b : a;
-  TrTensor *t = self_value(L, tensor);
-  if (!t)
-    return false;
-  TrTensor *o = lang_tf_convert(L, other, t->dtype, true);
-  if (!o)
-    return false;
-  *ta = a_is ? tr_tensor_ref(t) : o;
-  *tb = a_is ? o : tr_tensor_ref(t);
-  return true;
-}
-
-static TrTensor *
-arith_run(LangArith op, TrTensor *a, TrTensor *b, GError **error)
-{
+  static const char *const names[] = {
+      [LANG_ARITH_ADD] = "add",           [LANG_ARITH_SUB] = "sub",      [LANG_ARITH_MUL] = "mul",
+      [LANG_ARITH_FLOORDIV] = "floordiv", [LANG_ARITH_MOD] = "mod",      [LANG_ARITH_POW] = "pow",
+      [LANG_ARITH_AND] = "LogicalAnd",    [LANG_ARITH_OR] = "LogicalOr",
+  };
+  TrOpId id;
+  LangTfOperand in[2] = {*a, *b};
   switch (op) {
     case LANG_ARITH_ADD:
-      return tr_binary(TR_OP_ADD, a, b, error);
+      id = TR_OP_ADD;
+      break;
     case LANG_ARITH_SUB:
-      return tr_binary(TR_OP_SUB, a, b, error);
+      id = TR_OP_SUB;
+      break;
     case LANG_ARITH_MUL:
-      return tr_binary(TR_OP_MUL, a, b, error);
+      id = TR_OP_MUL;
+      break;
     case LANG_ARITH_TRUEDIV:
-      return tr_truediv(a, b, error);
+      return lang_tf_apply_truediv(L, a, b);
     case LANG_ARITH_FLOORDIV:
-      return tr_binary(TR_OP_FLOORDIV, a, b, error);
+      id = TR_OP_FLOORDIV;
+      break;
     case LANG_ARITH_MOD:
-      return tr_binary(TR_OP_MOD, a, b, error);
+      id = TR_OP_MOD;
+      break;
     case LANG_ARITH_POW:
-      return tr_binary(TR_OP_POW, a, b, error);
-    case LANG_ARITH_MATMUL:
-      return tr_matmul(a, b, false, false, error);
+      id = TR_OP_POW;
+      break;
+    case LANG_ARITH_MATMUL: {
+      TrAttrs attrs;
+      tr_attrs_init(&attrs);
+      /* tf.matmul's choice: MatMul for matrices, BatchMatMulV2 once either has batch dims. */
+      bool batch = a->shape.rank > 2 || b->shape.rank > 2 || a->shape.rank == TR_UNKNOWN ||
+                   b->shape.rank == TR_UNKNOWN;
+      return lang_tf_apply(L, batch ? TR_OP_BATCH_MATMUL : TR_OP_MATMUL, in, 2, &attrs, NULL);
+    }
     case LANG_ARITH_AND:
-      return tr_binary(TR_OP_LOGICAL_AND, a, b, error);
+      id = TR_OP_LOGICAL_AND;
+      break;
     case LANG_ARITH_OR:
-      return tr_binary(TR_OP_LOGICAL_OR, a, b, error);
+      id = TR_OP_LOGICAL_OR;
+      break;
     default:
       g_assert_not_reached();
   }
+  return lang_tf_apply(L, id, in, 2, NULL, names[op]);
+}
+
+/* Tensors and Variables both take part in Python's operators. */
+static bool
+is_tensor_like(LangValue v)
+{
+  return lang_tf_is_tensor(v) || lang_tf_is_variable(v);
+}
+
+LangValue
+lang_tf_binop(LangState *L, LangArith op, LangValue a, LangValue b)
+{
+  LangValue other = is_tensor_like(a) ? b : a;
+  /* TF's wrapper: an operand it cannot convert defers to the operand's reflected method when
+   * its type has one, and is a conversion error otherwise. */
+  if (!lang_tf_convertible(other)) {
+    if (is_tensor_like(a) && other.tag == LANG_TAG_OBJ &&
+        !lang_is_unset(lang_type_lookup(other.o->type, lang_intern(lang_binop_rdunders[op]))))
+      return LANG_NOTIMPL;
+    if (!is_tensor_like(a))
+      return LANG_NOTIMPL;
+    raise_unsupported(L, other);
+    return LANG_EXC;
+  }
+  LangTfOperand oa, ob;
+  if (!lang_tf_operand_pair(L, a, b, &oa, &ob))
+    return LANG_EXC;
+  LangValue r = arith_apply(L, op, &oa, &ob);
+  lang_tf_operand_clear(&oa);
+  lang_tf_operand_clear(&ob);
+  return r;
 }
 
 static LangValue
 tensor_binop(LangState *L, LangArith op, LangValue a, LangValue b)
 {
-  LangValue other = lang_tf_is_tensor(a) ? b : a;
-  /* TF's wrapper: an operand it cannot convert defers to the operand's reflected method when
-   * its type has one, and is a conversion error otherwise. */
-  if (!lang_tf_convertible(other)) {
-    if (lang_tf_is_tensor(a) && other.tag == LANG_TAG_OBJ &&
-        !lang_is_unset(lang_type_lookup(other.o->type, lang_intern(lang_binop_rdunders[op]))))
-      return LANG_NOTIMPL;
-    if (!lang_tf_is_tensor(a))
-      return LANG_NOTIMPL;
-    raise_unsupported(L, other);
-    return LANG_EXC;
-  }
-  TrTensor *ta, *tb;
-  if (!binary_operands(L, a, b, &ta, &tb))
-    return LANG_EXC;
-  GError *error = NULL;
-  TrTensor *r = arith_run(op, ta, tb, &error);
-  tr_tensor_unref(ta);
-  tr_tensor_unref(tb);
-  return lang_tf_result(L, r, error);
+  return lang_tf_binop(L, op, a, b);
 }
 
 #define TENSOR_BINOP(id)                                                                           \
@@ -1033,9 +1123,11 @@ TENSOR_BINOP(OR)
 static bool
 broadcastable(const TrShape *a, const TrShape *b)
 {
+  if (a->rank == TR_UNKNOWN || b->rank == TR_UNKNOWN)
+    return true;
   for (int i = 1; i <= a->rank && i <= b->rank; i++) {
     int64_t x = a->dims[a->rank - i], y = b->dims[b->rank - i];
-    if (x != y && x != 1 && y != 1)
+    if (x != y && x != 1 && y != 1 && x != TR_UNKNOWN && y != TR_UNKNOWN)
       return false;
   }
   return true;
@@ -1043,40 +1135,46 @@ broadcastable(const TrShape *a, const TrShape *b)
 
 /* `<` and friends are elementwise; `==`/`!=` too (TF 2), with None and incompatible shapes
  * giving a plain False / True as TF's equal(incompatible_shape_error=False) does. */
-static LangValue
-tensor_compare(LangState *L, LangValue a, LangValue b, LangCompareOp op)
+LangValue
+lang_tf_compare(LangState *L, LangValue a, LangValue b, LangCompareOp op)
 {
   static const TrOpId ops[6] = {TR_OP_LESS,      TR_OP_LESS_EQUAL, TR_OP_EQUAL,
                                 TR_OP_NOT_EQUAL, TR_OP_GREATER,    TR_OP_GREATER_EQUAL};
   bool equality = op == LANG_EQ || op == LANG_NE;
-  LangValue other = lang_tf_is_tensor(a) ? b : a;
+  LangValue other = is_tensor_like(a) ? b : a;
   if (!lang_tf_convertible(other))
     return equality ? lang_bool(op == LANG_NE) : LANG_NOTIMPL;
-  TrTensor *ta, *tb;
-  if (!binary_operands(L, a, b, &ta, &tb))
+  LangTfOperand in[2];
+  if (!lang_tf_operand_pair(L, a, b, &in[0], &in[1]))
     return LANG_EXC;
   LangValue result;
-  if (equality && (!broadcastable(&ta->shape, &tb->shape) || ta->dtype != tb->dtype)) {
-    result = lang_tf_tensor_new(L, tr_tensor_new_bool(op == LANG_NE));
+  if (equality && (!broadcastable(&in[0].shape, &in[1].shape) || in[0].dtype != in[1].dtype)) {
+    LangTfOperand c;
+    result = lang_tf_operand_from_tensor(L, tr_tensor_new_bool(op == LANG_NE), &c)
+                 ? lang_tf_operand_to_value(L, &c)
+                 : LANG_EXC;
   } else {
-    GError *error = NULL;
-    TrTensor *r = tr_binary(ops[op], ta, tb, &error);
-    result = lang_tf_result(L, r, error);
+    result = lang_tf_apply(L, ops[op], in, 2, NULL, NULL);
   }
-  tr_tensor_unref(ta);
-  tr_tensor_unref(tb);
+  lang_tf_operands_clear(in, 2);
   return result;
+}
+
+static LangValue
+tensor_compare(LangState *L, LangValue a, LangValue b, LangCompareOp op)
+{
+  return lang_tf_compare(L, a, b, op);
 }
 
 static LangValue
 tensor_unary_op(LangState *L, LangValue self, TrOpId op)
 {
-  TrTensor *t = self_value(L, self);
-  if (!t)
+  LangTfOperand x;
+  if (!lang_tf_operand(L, self, TR_DTYPE_INVALID, true, &x))
     return LANG_EXC;
-  GError *error = NULL;
-  TrTensor *r = tr_unary(op, t, &error);
-  return lang_tf_result(L, r, error);
+  LangValue r = lang_tf_apply(L, op, &x, 1, NULL, NULL);
+  lang_tf_operand_clear(&x);
+  return r;
 }
 
 static LangValue
@@ -1143,12 +1241,9 @@ slice_bound(LangState *L, LangValue v, int64_t *out)
   return false;
 }
 
-static LangValue
-tensor_getitem(LangState *L, LangValue self, LangValue key)
+LangValue
+lang_tf_getitem(LangState *L, LangValue self, LangValue key)
 {
-  TrTensor *t = self_value(L, self);
-  if (!t)
-    return LANG_EXC;
   bool tuple = lang_is_type(key, &lang_tuple_type);
   int64_t n = tuple ? lang_tuple_len(key.o) : 1;
   if (n > TR_MAX_RANK)
@@ -1185,9 +1280,22 @@ tensor_getitem(LangState *L, LangValue self, LangValue key)
       return raise_bad_index(L, item);
     }
   }
-  GError *error = NULL;
-  TrTensor *r = tr_strided_slice(t, begin, end, strides, (int)n, &masks, &error);
-  return lang_tf_result(L, r, error);
+  TrShape vec = tr_shape_make(1, (int64_t[]){n});
+  LangTfOperand in[4];
+  if (!lang_tf_operand(L, self, TR_DTYPE_INVALID, true, &in[0]))
+    return LANG_EXC;
+  const int64_t *vals[3] = {begin, end, strides};
+  for (int i = 0; i < 3; i++)
+    lang_tf_operand_from_tensor(L, tr_tensor_new_from_data(TR_INT64, &vec, vals[i]), &in[i + 1]);
+  LangValue r = lang_tf_apply(L, TR_OP_STRIDED_SLICE, in, 4, &masks, NULL);
+  lang_tf_operands_clear(in, 4);
+  return r;
+}
+
+static LangValue
+tensor_getitem(LangState *L, LangValue self, LangValue key)
+{
+  return lang_tf_getitem(L, self, key);
 }
 
 /* ---- iteration over the first axis ---- */
@@ -1232,9 +1340,12 @@ static LangType tensor_iter_type = {
 static LangValue
 tensor_iter(LangState *L, LangValue self)
 {
-  TrTensor *t = self_value(L, self);
+  TrTensor *t = lang_tf_tensor_value(self);
   if (!t)
-    return LANG_EXC;
+    return lang_raise_str(L, &lang_tf_exc_OperatorNotAllowedInGraphError,
+                          "Iterating over a symbolic `tf.Tensor` is not allowed: a Python `for` "
+                          "over a tensor needs its value, which exists only when the graph runs. "
+                          "Iterate over tf.range(n) or a Python range instead.");
   if (t->shape.rank == 0)
     return lang_raise_str(L, &lang_exc_TypeError, "Cannot iterate over a scalar tensor.");
   TensorIter *it = (TensorIter *)lang_object_alloc(L, &tensor_iter_type, sizeof(TensorIter));
@@ -1257,6 +1368,8 @@ static const LangGetSetDef tensor_getsets[] = {
     {"dtype", tensor_get_dtype, NULL, "The DType of the elements."},
     {"ndim", tensor_get_ndim, NULL, "The rank."},
     {"device", tensor_get_device, NULL, "The device the tensor lives on."},
+    {"name", tensor_get_name, NULL, "The name of a symbolic tensor: 'add:0'."},
+    {"graph", tensor_get_graph, NULL, "The Graph of a symbolic tensor."},
     {NULL, NULL, NULL, NULL},
 };
 
@@ -1300,5 +1413,7 @@ void
 lang_tf_tensor_types_ready(const char *module)
 {
   lang_type_ready(&tensor_iter_type, module);
+  lang_type_ready(&lang_tf_exc_OperatorNotAllowedInGraphError,
+                  "tensorflow.python.framework.errors_impl");
   lang_type_ready(&lang_tf_ndarray_type, "numpy");
 }

@@ -9,6 +9,8 @@
 #pragma once
 
 #include "lang-runtime.h"
+#include "tr-fn.h"
+#include "tr-graph.h"
 #include "tr-tensor.h"
 
 G_BEGIN_DECLS
@@ -16,7 +18,8 @@ G_BEGIN_DECLS
 typedef struct {
   LangObject base; /* type is lang_tf_tensor_type */
   TrTensor *value; /* eager value (owned); NULL for a symbolic tensor */
-  void *symbolic;  /* reserved for the graph layer: the output a symbolic tensor names */
+  TrGraph *graph;  /* symbolic: the graph it belongs to (owned reference); else NULL */
+  TrOutput out;    /* symbolic: the node output it names */
 } LangTfTensor;
 
 extern LangType lang_tf_tensor_type;       /* tf.Tensor (EagerTensor) */
@@ -38,8 +41,10 @@ extern LangType lang_tf_exc_OpError;
 LANG_TF_ERROR_LIST(LANG_TF_EXC_DECLARE)
 #undef LANG_TF_EXC_DECLARE
 
-/* `import tensorflow`: registered by lang_interp_new(). */
+/* `import tensorflow`: registered by lang_interp_new(). lang_tf_module_init makes the eager
+ * part; lang_tf_module_new adds tf.function, Variable, tf.print and the rest. */
 LangValue lang_tf_module_init(LangState *L);
+LangValue lang_tf_module_new(LangState *L);
 
 /* A tf.Tensor wrapping `t` (transfer full of t). Returns LANG_EXC when t is NULL (for chaining
  * after a failed op whose error was already raised). */
@@ -79,6 +84,17 @@ LangValue lang_tf_dtype_object(TrDType dtype);
 bool lang_tf_shape_arg(LangState *L, LangValue v, TrShape *out);
 /* A new TensorShape object. */
 LangValue lang_tf_shape_new(LangState *L, const TrShape *shape);
+
+/* ---- traced functions: what hosts (the command line, the kernel, the debugger) use ---- */
+
+/* The session's event bus (SPEC §4): every Function, call, trace and tf.print of `L` emits on
+ * it. Borrowed; lives as long as L. */
+TrEventBus *lang_tf_event_bus(LangState *L);
+/* The session's Functions and the "run functions eagerly" switch. Borrowed. */
+TrFnRegistry *lang_tf_registry(LangState *L);
+/* The running cell's execution count (0: none), carried by call events. */
+void lang_tf_set_cell(LangState *L, gint64 cell);
+gint64 lang_tf_get_cell(LangState *L);
 
 /* Readies the types defined in lang-tf-tensor.c. */
 void lang_tf_tensor_types_ready(const char *module);

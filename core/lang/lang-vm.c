@@ -47,6 +47,7 @@ typedef struct FrameCache {
 typedef struct {
   GHashTable *sources; /* filename -> GPtrArray of lines (char *) */
   FrameCache frames;   /* recycled frame memory */
+  LangFrame *top;      /* the innermost running Python frame, or NULL */
 } VmData;
 
 static VmData *
@@ -431,6 +432,7 @@ typedef enum {
 } RunStatus;
 
 static LangValue vm_run(LangState *L, LangFrame *entry, bool throwing, RunStatus *status);
+static LangValue vm_run_frames(LangState *L, LangFrame *entry, bool throwing, RunStatus *status);
 static LangValue generator_new(LangState *L, LangFrame *f, LangFunction *fn);
 
 static LangValue
@@ -722,8 +724,21 @@ make_function(LangState *L, LangCode *code, LangObject *globals, LangValue defau
 
 /* Runs `entry` (and everything it calls) until it returns, yields or raises. With `throwing`
  * the pending exception is raised at the frame's current instruction first (generator.throw). */
+/* Runs `entry` and the frames it calls; keeps VmData.top on the innermost one so that native
+ * code can ask where it was called from (lang_vm_current_location). */
 static LangValue
 vm_run(LangState *L, LangFrame *entry, bool throwing, RunStatus *status)
+{
+  VmData *d = vm_data(L);
+  LangFrame *outer = d->top;
+  d->top = entry;
+  LangValue r = vm_run_frames(L, entry, throwing, status);
+  d->top = outer;
+  return r;
+}
+
+static LangValue
+vm_run_frames(LangState *L, LangFrame *entry, bool throwing, RunStatus *status)
 {
   static const void *const labels[] = {
 #define LANG_OPCODE_LABEL(name, effect, jump_effect, is_jump) &&op_##name,
@@ -1532,10 +1547,12 @@ op_CALL : {
     SAVE_FRAME();
     nf->back = f;
     f = nf;
+    vm_data(L)->top = f;
     LOAD_FRAME();
     DISPATCH();
   }
 
+  f->ip = ip; /* natives may ask for the call site */
   LangValue r = call_other(L, callable, argv, argc - n_kw, kw);
   for (LangValue *v = a_slot; v < sp; v++)
     lang_decref(*v);
@@ -1556,6 +1573,7 @@ op_CALL_FUNCTION_EX : {
     lang_decref(argtuple);
     argtuple = t;
   }
+  f->ip = ip; /* natives may ask for the call site */
   if (lang_is_exc(argtuple)) {
     r = LANG_EXC;
   } else if (a.tag == LANG_TAG_UNSET) {
@@ -1606,6 +1624,7 @@ op_RETURN_VALUE : {
   LangFrame *done = f;
   done->sp = sp;
   f = f->back;
+  vm_data(L)->top = f;
   if (done->depth_counted)
     lang_leave(L);
   frame_free(done);
@@ -1831,6 +1850,7 @@ unwind : {
   }
   LangFrame *done = f;
   f = f->back;
+  vm_data(L)->top = f;
   if (done->depth_counted)
     lang_leave(L);
   done->sp = sp;
@@ -2412,4 +2432,16 @@ lang_vm_install(LangState *L)
     lang_dict_set_cstr(L, L->builtins, def->name, fn);
     lang_decref(fn);
   }
+}
+
+bool
+lang_vm_current_location(LangState *L, const char **filename, int *line)
+{
+  VmData *d = L->vm.data;
+  if (!d || !d->top)
+    return false;
+  LangFrame *f = d->top;
+  *filename = lang_str_data(f->code->filename);
+  *line = lang_code_line(f->code, (int)(f->ip - f->code->code) - 1);
+  return true;
 }

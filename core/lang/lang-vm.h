@@ -76,6 +76,11 @@ LangValue lang_generator_send(LangState *L, LangValue gen, LangValue value, Lang
 LangValue lang_generator_throw(LangState *L, LangValue gen, LangValue exc, LangValue *returned);
 bool lang_generator_close(LangState *L, LangValue gen);
 
+/* Where the innermost running Python frame is: its filename ("<cell 3>", a path; borrowed)
+ * and the line of the instruction that called into native code. False when no Python code
+ * runs. */
+bool lang_vm_current_location(LangState *L, const char **filename, int *line);
+
 /* A new empty cell (ref UNSET) or one holding `v` (borrowed). Transfer full. */
 LangValue lang_cell_new(LangState *L, LangValue v);
 

@@ -80,5 +80,6 @@ main(int argc, char **argv)
   tg_add_export_tests();
   tg_add_exec_tests();
   tg_add_optimize_tests();
+  tg_add_inline_tests();
   return g_test_run();
 }

@@ -1,0 +1,153 @@
+/* lang-tf-private.h — what the files of the `tensorflow` module share: the session state, the
+ * trace in progress, and the op dispatcher that runs an op eagerly or adds it to a graph.
+ *
+ * One op, two paths (DESIGN): every function of the module turns its tensor arguments into
+ * operands with lang_tf_operand() and calls lang_tf_apply(). Outside a trace an operand is a
+ * concrete tensor and the op runs at once; while a Function traces, an operand is an output of
+ * the graph being built (concrete tensors and Python values become Const nodes, Variables a
+ * ReadVariableOp of their captured handle) and the op adds a node.
+ */
+#pragma once
+
+#include "lang-runtime-private.h"
+#include "lang-tf.h"
+#include "tr-fn.h"
+#include "tr-graph.h"
+#include "tr-plan.h"
+
+G_BEGIN_DECLS
+
+/* ---- traces ------------------------------------------------------------------------------ */
+
+typedef struct LangTfTrace LangTfTrace;
+
+/* A graph being built while a Function's Python body runs on symbolic tensors. */
+struct LangTfTrace {
+  TrGraph *graph;          /* being built (owned reference) */
+  LangTfTrace *outer;      /* the trace this one runs inside (a Function called while tracing) */
+  GHashTable *consts;      /* TrTensor* -> TrNode*: eager tensors captured as constants */
+  bool allow_variables;    /* the Function's first trace: tf.Variable() may run */
+  int variables_created;   /* tf.Variable() calls while this trace ran */
+  const char *fn_name;     /* the Function being traced, for errors */
+};
+
+/* State of the module in one LangState. */
+typedef struct {
+  LangTfTrace *trace;     /* innermost trace in progress; NULL while eager (also in init_scope) */
+  TrEventBus *bus;        /* the session's event bus (owned) */
+  TrFnRegistry *registry; /* Functions of this session (owned) */
+  gint64 cell;            /* execution count of the running cell, for events (0: none) */
+  bool warnings_subscribed; /* the retracing warning is printed to the session's stderr */
+} LangTfState;
+
+/* The module state of `L`, made on first use. */
+LangTfState *lang_tf_state(LangState *L);
+
+/* The graph being built, or NULL when ops run eagerly. */
+static inline LangTfTrace *
+lang_tf_trace(LangState *L)
+{
+  return lang_tf_state(L)->trace;
+}
+
+/* ---- symbolic tensors --------------------------------------------------------------------- */
+
+/* A tf.Tensor naming output `out` of `graph` (a reference on graph is taken). */
+LangValue lang_tf_symbolic_new(LangState *L, TrGraph *graph, TrOutput out);
+static inline bool
+lang_tf_is_symbolic(LangValue v)
+{
+  return lang_tf_is_tensor(v) && ((LangTfTensor *)v.o)->value == NULL;
+}
+/* The graph and output of a symbolic tensor. */
+TrGraph *lang_tf_symbolic_graph(LangValue v);
+TrOutput lang_tf_symbolic_output(LangValue v);
+
+/* The dtype of a tensor or Variable (concrete or symbolic), or TR_DTYPE_INVALID for anything
+ * else: the hint Python values next to it are converted with. */
+TrDType lang_tf_dtype_of(LangValue v);
+/* The (possibly partial) static shape of a tensor or Variable; false for other values. */
+bool lang_tf_shape_of(LangValue v, TrShape *out);
+
+/* ---- operands and the dispatcher ----------------------------------------------------------- */
+
+/* One input of an op: a concrete tensor (eager) or a graph output (tracing). */
+typedef struct {
+  TrTensor *value; /* eager: the value (owned reference); NULL while tracing */
+  TrOutput out;    /* tracing: the output in the trace's graph */
+  TrDType dtype;   /* the operand's dtype, either way */
+  TrShape shape;   /* its static shape (partial while tracing) */
+} LangTfOperand;
+
+/* convert_to_tensor(v) as an operand of the current path. `dtype` (TR_DTYPE_INVALID: infer)
+ * is required, or with `hint` only preferred, as lang_tf_convert. Accepts tensors (symbolic
+ * ones of the current trace only: any other is a leaked tensor, a TypeError), Variables, and
+ * Python values. False with an exception raised. */
+bool lang_tf_operand(LangState *L, LangValue v, TrDType dtype, bool hint, LangTfOperand *out);
+/* Two operands that take each other's dtype as a hint (x + 1.0, tf.add(x, 2)). */
+bool lang_tf_operand_pair(LangState *L, LangValue x, LangValue y, LangTfOperand *ox,
+                          LangTfOperand *oy);
+/* An operand from a concrete tensor (transfer full of t), for the current path. */
+bool lang_tf_operand_from_tensor(LangState *L, TrTensor *t, LangTfOperand *out);
+void lang_tf_operand_clear(LangTfOperand *o);
+void lang_tf_operands_clear(LangTfOperand *o, int n);
+
+/* Applies `op` to `in`: runs it (eager) or adds a node named after `name` (NULL: the op's
+ * default) to the trace's graph. Returns the new tf.Tensor, or LANG_EXC with TensorFlow's
+ * error raised. The operands stay owned by the caller. */
+LangValue lang_tf_apply(LangState *L, TrOpId op, const LangTfOperand *in, int n,
+                        const TrAttrs *attrs, const char *name);
+/* As lang_tf_apply, but the result is an operand (for functions that chain several ops). */
+bool lang_tf_apply_operand(LangState *L, TrOpId op, const LangTfOperand *in, int n,
+                           const TrAttrs *attrs, const char *name, LangTfOperand *result);
+/* The tf.Tensor for an operand (eager: takes over its value). */
+LangValue lang_tf_operand_to_value(LangState *L, LangTfOperand *o);
+/* Python's `/` on two operands: integers are cast to float64 first (TensorFlow's truediv). */
+LangValue lang_tf_apply_truediv(LangState *L, const LangTfOperand *a, const LangTfOperand *b);
+
+/* A concrete value needed at trace time (a static axis, a shape): the eager value of v, or of
+ * a Const node when v is symbolic; NULL (no exception) when it is not known statically.
+ * Transfer full. */
+TrTensor *lang_tf_static_value(LangState *L, LangValue v);
+
+/* Raises a TR_GRAPH_ERROR (graph construction) as its Python class and frees it. */
+LangValue lang_tf_raise_graph_error(LangState *L, GError *error);
+/* Raises any GError of core/tensor or core/graph as its Python class and frees it. */
+LangValue lang_tf_raise_any(LangState *L, GError *error);
+
+/* Python's operators on tensors and Variables (either side may be a Python value). */
+LangValue lang_tf_binop(LangState *L, LangArith op, LangValue a, LangValue b);
+LangValue lang_tf_compare(LangState *L, LangValue a, LangValue b, LangCompareOp op);
+/* NumPy-style indexing of a tensor (one StridedSlice). */
+LangValue lang_tf_getitem(LangState *L, LangValue self, LangValue key);
+
+/* ---- Variables ----------------------------------------------------------------------------- */
+
+typedef struct {
+  LangObject base;  /* lang_tf_variable_type */
+  TrVariable *var;  /* the shared state (owned reference) */
+} LangTfVariable;
+
+extern LangType lang_tf_variable_type;
+
+static inline bool
+lang_tf_is_variable(LangValue v)
+{
+  return v.tag == LANG_TAG_OBJ && v.o->type == &lang_tf_variable_type;
+}
+
+/* ---- tf.function ------------------------------------------------------------------------- */
+
+extern LangType lang_tf_function_type;          /* Function */
+extern LangType lang_tf_concrete_function_type; /* ConcreteFunction */
+extern LangType lang_tf_tensor_spec_type;       /* TensorSpec */
+extern LangType lang_tf_graph_type;             /* Graph (FuncGraph) */
+
+/* A Graph object showing `graph` (a reference is taken). */
+LangValue lang_tf_graph_new(LangState *L, TrGraph *graph);
+
+/* Adds tf.function, tf.TensorSpec, tf.Variable, tf.init_scope, tf.print, tf.config and the
+ * Python-source parts (tf.Module) to the module. */
+bool lang_tf_function_module_init(LangState *L, LangValue module);
+
+G_END_DECLS
