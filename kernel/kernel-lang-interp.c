@@ -6,6 +6,8 @@
  * to it one call at a time (no batching): stdout/stderr writes become stream messages,
  * display() display_data, clear_output() clear_output, input() an input_request. Outside a
  * cell (user_expressions, completion, inspection) `io` is NULL and every output is dropped.
+ * Each execute, the repr of its result and its pager request included, is one cell of the
+ * session's trace events, numbered by the execution count (lang_interp_cell_begin/_end).
  *
  * IPython's notebook helpers live here, not in core/lang: `obj?` / `obj??` (recognised before
  * compiling: a last line ending in `?` whose rest is an expression) and the `help` builtin
@@ -638,6 +640,7 @@ lang_execute(void *self, const TkCell *cell, const TkCellIO *io)
   g_autofree char *pinfo = NULL;
   int detail_level = 0;
   bool ok;
+  lang_interp_cell_begin(tk->interp, cell->execution_count, cell->code, -1);
   if (find_pinfo(cell->code, &pinfo_start, &pinfo, &detail_level)) {
     ok = true;
     if (pinfo_start > 0)
@@ -656,6 +659,7 @@ lang_execute(void *self, const TkCell *cell, const TkCellIO *io)
   }
   if (!ok)
     report_exception(tk, io);
+  lang_interp_cell_end(tk->interp, ok);
   tk->io = NULL;
   return ok ? TK_EXEC_OK : TK_EXEC_ERROR;
 }

@@ -259,6 +259,15 @@ run_NO_OP(const TrNode *node, TrTensor *const *in, TrTensor **out, const TrRunCo
   return true;
 }
 
+/* A While runs its cond and body through their own plans, which the executor holds (plan.c);
+ * this never runs. */
+static bool
+run_WHILE(const TrNode *node, TrTensor *const *in, TrTensor **out, const TrRunContext *ctx,
+          GError **error)
+{
+  g_return_val_if_reached(false);
+}
+
 /* ---- the table ------------------------------------------------------------------------------ */
 
 static const TrGopDef gop_defs[] = {

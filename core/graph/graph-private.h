@@ -76,7 +76,7 @@ typedef bool (*TrGopRunFunc)(const TrNode *node, TrTensor *const *in, TrTensor *
 typedef struct {
   const char *type; /* GraphDef op type */
   bool stateful;    /* keeps program order */
-  TrGopRunFunc run; /* NULL for Placeholder (bound by the executor) */
+  TrGopRunFunc run; /* never called for Placeholder and While: the executor runs those itself */
 } TrGopDef;
 
 /* The definition of a graph-level op. Borrowed, static. */

@@ -69,6 +69,16 @@ inline_NO_OP(TrGraph *g, const TrNode *node, const TrOutput *args, GError **erro
   return tr_graph_add_no_op(g, node->name);
 }
 
+/* On copies of cond and body (a child graph belongs to one parent); the builder relaxes the
+ * shapes anew for the actual inputs. */
+static TrNode *
+inline_WHILE(TrGraph *g, const TrNode *node, const TrOutput *args, GError **error)
+{
+  g_autoptr(TrGraph) cond = tr_graph_copy(node->children[0]);
+  g_autoptr(TrGraph) body = tr_graph_copy(node->children[1]);
+  return tr_graph_add_while(g, cond, body, args, node->n_inputs, node->name, error);
+}
+
 static const InlineFunc inline_gops[] = {
 #define INLINE_ROW(id, type, stateful) [TR_GOP_##id - TR_N_OPS] = inline_##id,
     TR_GRAPH_OP_LIST(INLINE_ROW)
@@ -114,6 +124,8 @@ inline_node(TrGraph *g, const TrNode *node, TrOutput *map, GError **error)
     return true;
   for (int i = 0; i < node->n_control; i++)
     tr_node_add_control_input(copy, map[node->control[i]->id].node);
+  if (copy->n_children)
+    return true; /* its builder took copies (While) */
   for (int i = 0; i < node->n_children; i++) {
     g_autoptr(TrGraph) child = tr_graph_copy(node->children[i]);
     tr_node_add_child(copy, child);

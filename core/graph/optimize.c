@@ -12,6 +12,12 @@
  * Rewriting a node in place keeps every pass linear and keeps ids topological. Outputs (the
  * graph's Identity nodes) are never folded or merged, so a plan's outputs keep their names.
  *
+ * Graph-level ops are never merged or folded, so neither is a While; one whose cond and body
+ * have no stateful node is pure, and dead when nothing uses its results, while a stateful one is
+ * a root of liveness like any stateful node. Child graphs (a While's cond and body) are
+ * optimised with the same passes after their parent, outside the report: they are whole graphs
+ * whose arguments and results stay as they are.
+ *
  * Elementwise fusion (one loop over a chain of elementwise ops) is designed for but not done:
  * it would be a plan-time step kind, STEP_FUSED, holding the chain's row functions and running
  * them block by block over a cache-sized tile; core/tensor's row functions are private today,
@@ -255,4 +261,9 @@ tr_graph_optimize(TrGraph *g, unsigned passes, TrOptReport *report)
   }
   if (passes & TR_OPT_DEAD_NODES)
     run_pass(g, "dead-nodes", pass_dead_nodes, report);
+  for (int i = 0; i < tr_graph_n_nodes(g); i++) {
+    TrNode *node = tr_graph_node(g, i);
+    for (int c = 0; c < node->n_children; c++)
+      tr_graph_optimize(node->children[c], passes, NULL);
+  }
 }

@@ -10,6 +10,11 @@
  * is there (its shape is rewritten in place, which is safe because nothing else references it),
  * else from a fresh allocation; released values that nothing else references go back to the
  * pool, which outlives the run. A warm plan therefore allocates only what it returns.
+ *
+ * A While step owns plans of its cond and body, made with the outer plan. It runs cond on the
+ * loop values, then body while cond holds, feeding body's results back as the next values; the
+ * values a round is done with go to the body plan's pool, so a loop over fixed shapes reuses
+ * its buffers from round to round.
  */
 #include "graph-private.h"
 
@@ -20,6 +25,7 @@ typedef enum {
   STEP_IDENTITY, /* a new reference to the input */
   STEP_BIND,     /* a placeholder: a reference to the caller's input */
   STEP_GOP,      /* a graph-level op's run function */
+  STEP_WHILE,    /* a While: its cond and body plans, run until cond is false */
 } StepKind;
 
 typedef struct {
@@ -31,12 +37,15 @@ typedef struct {
   TrAttrs *own_attrs;   /* stateful kernels: a copy whose counter advances per run */
   int n_in;             /* data inputs */
   int *in_slots;        /* per input: its slot, or -1 for a resource handle */
-  int out_slot;         /* the output's slot, or -1 */
+  int n_out;            /* outputs: slots out_slot .. out_slot + n_out - 1 */
+  int out_slot;         /* the first output's slot, or -1 */
   int n_release;        /* slots that die after this step */
   int *release;         /* (plan arena) */
   bool reinfer;         /* the traced output shape was partial: infer again from the inputs */
   bool counts_buffer;   /* the output is a buffer the plan accounts for (kernel outputs) */
   int input_index;      /* STEP_BIND: which graph input */
+  TrPlan *cond;         /* STEP_WHILE: the plan of the cond graph (owned) */
+  TrPlan *body;         /* STEP_WHILE: the plan of the body graph (owned) */
 } Step;
 
 #define POOL_MAX 64
@@ -97,8 +106,19 @@ graph_input_index(const TrGraph *g, const TrNode *node)
   return -1;
 }
 
-static void
-init_step(TrPlan *plan, Step *step, TrNode *node, const int *slot_of)
+/* A While's cond and body plans, for their graphs' results. */
+static bool
+init_while_step(Step *step, GError **error)
+{
+  TrNode *node = step->node;
+  step->kind = STEP_WHILE;
+  step->cond = tr_plan_new(node->children[0], NULL, 0, error);
+  step->body = step->cond ? tr_plan_new(node->children[1], NULL, 0, error) : NULL;
+  return step->body != NULL;
+}
+
+static bool
+init_step(TrPlan *plan, Step *step, TrNode *node, const int *slot_of, GError **error)
 {
   step->node = node;
   step->n_in = node->n_inputs;
@@ -108,7 +128,10 @@ init_step(TrPlan *plan, Step *step, TrNode *node, const int *slot_of)
     bool resource = in->node->dtypes[in->index] == TR_DTYPE_RESOURCE;
     step->in_slots[i] = resource ? -1 : slot_of[in->node->id] + in->index;
   }
+  step->n_out = node->n_outputs;
   step->out_slot = node->n_outputs > 0 ? slot_of[node->id] : -1;
+  if (node->op == TR_GOP_WHILE)
+    return init_while_step(step, error);
   if (node->op == TR_GOP_PLACEHOLDER) {
     step->kind = STEP_BIND;
     step->input_index = graph_input_index(plan->graph, node);
@@ -129,6 +152,7 @@ init_step(TrPlan *plan, Step *step, TrNode *node, const int *slot_of)
     step->reinfer = !tr_shape_is_fully_defined(&node->shapes[0]);
     step->counts_buffer = true;
   }
+  return true;
 }
 
 /* Per slot, the last step reading it; outputs live to the end, unread values die at once. */
@@ -140,8 +164,8 @@ plan_releases(TrPlan *plan)
     last[s] = -1;
   for (int i = 0; i < plan->n_steps; i++) {
     const Step *step = &plan->steps[i];
-    if (step->out_slot >= 0)
-      last[step->out_slot] = i;
+    for (int k = 0; k < step->n_out; k++)
+      last[step->out_slot + k] = i;
     for (int k = 0; k < step->n_in; k++)
       if (step->in_slots[k] >= 0)
         last[step->in_slots[k]] = i;
@@ -204,8 +228,12 @@ tr_plan_new(TrGraph *g, const TrOutput *outputs, int n_outputs, GError **error)
   int k = 0;
   for (int i = 0; i < n; i++) {
     TrNode *node = tr_graph_node(g, i);
-    if (mark[i] && !(node->op == TR_GOP_PLACEHOLDER && node->variable))
-      init_step(plan, &plan->steps[k++], node, slot_of);
+    if (!mark[i] || (node->op == TR_GOP_PLACEHOLDER && node->variable))
+      continue;
+    if (!init_step(plan, &plan->steps[k++], node, slot_of, error)) {
+      tr_plan_free(plan);
+      return NULL;
+    }
   }
   plan->n_outputs = n_outputs;
   plan->output_slots = tr_arena_new(&plan->arena, int, MAX(n_outputs, 1));
@@ -225,6 +253,12 @@ tr_plan_trim(TrPlan *plan)
   for (int i = 0; i < plan->n_pool; i++)
     tr_tensor_unref(plan->pool[i]);
   plan->n_pool = 0;
+  for (int i = 0; i < plan->n_steps; i++) {
+    if (plan->steps[i].cond)
+      tr_plan_trim(plan->steps[i].cond);
+    if (plan->steps[i].body)
+      tr_plan_trim(plan->steps[i].body);
+  }
 }
 
 void
@@ -234,6 +268,10 @@ tr_plan_free(TrPlan *plan)
     return;
   g_return_if_fail(!plan->running);
   tr_plan_trim(plan);
+  for (int i = 0; i < plan->n_steps; i++) {
+    g_clear_pointer(&plan->steps[i].cond, tr_plan_free);
+    g_clear_pointer(&plan->steps[i].body, tr_plan_free);
+  }
   tr_arena_clear(&plan->arena);
   tr_graph_unref(plan->graph);
   g_free(plan);
@@ -363,7 +401,8 @@ check_feed(const TrPlan *plan, TrTensor *const *inputs, int n_inputs, GError **e
   return true;
 }
 
-#define MAX_STACK_INPUTS 8
+/* A step's inputs or outputs up to this many live on the stack. */
+#define MAX_STACK_VALUES 8
 
 static TrTensor *
 run_kernel(TrPlan *plan, const Step *step, TrTensor *const *in, GError **error)
@@ -373,9 +412,9 @@ run_kernel(TrPlan *plan, const Step *step, TrTensor *const *in, GError **error)
   TrDType dtype = node->dtypes[0];
   TrShape runtime_shape;
   if (step->reinfer) {
-    TrTensorInfo stack_infos[MAX_STACK_INPUTS];
+    TrTensorInfo stack_infos[MAX_STACK_VALUES];
     g_autofree TrTensorInfo *heap =
-        step->n_in > MAX_STACK_INPUTS ? g_new(TrTensorInfo, step->n_in) : NULL;
+        step->n_in > MAX_STACK_VALUES ? g_new(TrTensorInfo, step->n_in) : NULL;
     TrTensorInfo *infos = heap ? heap : stack_infos;
     for (int i = 0; i < step->n_in; i++) {
       infos[i].dtype = in[i]->dtype;
@@ -401,47 +440,115 @@ run_kernel(TrPlan *plan, const Step *step, TrTensor *const *in, GError **error)
   return out;
 }
 
+/* Whether the loop goes on: cond's result must be a scalar bool (its traced rank may have been
+ * unknown). */
+static bool
+loop_goes_on(const TrTensor *pred, bool *go, GError **error)
+{
+  if (pred->shape.rank != 0) {
+    g_autofree char *shape = tr_shape_to_string(&pred->shape);
+    g_set_error(error, TR_ERROR, TR_ERROR_INVALID_ARGUMENT,
+                "The while loop's cond must return a scalar bool, but returned shape %s", shape);
+    return false;
+  }
+  *go = tr_tensor_get_i64(pred, 0) != 0;
+  return true;
+}
+
+/* Rounds of cond and body: `vals` holds the loop values (owned references) and ends holding the
+ * final ones; `next` is room for body's results. A value a round is done with goes to the body
+ * plan's pool, where body's kernels find it in the next round. */
+static bool
+run_loop(const Step *step, TrTensor **vals, TrTensor **next, const TrRunContext *ctx,
+         GError **error)
+{
+  int n = step->n_in;
+  for (;;) {
+    TrTensor *pred = NULL;
+    if (!tr_plan_run(step->cond, vals, n, &pred, ctx, error))
+      return false;
+    bool go = false;
+    bool ok = loop_goes_on(pred, &go, error);
+    release_value(step->cond, pred);
+    if (!ok || !go)
+      return ok;
+    if (!tr_plan_run(step->body, vals, n, next, ctx, error))
+      return false;
+    for (int k = 0; k < n; k++) {
+      release_value(step->body, vals[k]);
+      vals[k] = next[k];
+    }
+  }
+}
+
+/* A While step: out[k] starts as input k and ends as the loop variable's final value. */
+static bool
+run_while(const Step *step, TrTensor *const *in, TrTensor **out, const TrRunContext *ctx,
+          GError **error)
+{
+  int n = step->n_in;
+  TrTensor *stack_next[MAX_STACK_VALUES];
+  g_autofree TrTensor **heap_next = n > MAX_STACK_VALUES ? g_new(TrTensor *, n) : NULL;
+  for (int k = 0; k < n; k++)
+    out[k] = tr_tensor_ref(in[k]);
+  if (run_loop(step, out, heap_next ? heap_next : stack_next, ctx, error))
+    return true;
+  for (int k = 0; k < n; k++)
+    g_clear_pointer(&out[k], tr_tensor_unref);
+  return false;
+}
+
+static void
+store_outputs(TrPlan *plan, const Step *step, TrTensor **slots, TrTensor **out)
+{
+  for (int k = 0; k < step->n_out; k++)
+    slots[step->out_slot + k] = out[k];
+  if (step->counts_buffer && out[0]->buf->refcount == 1) {
+    plan->slot_counted[step->out_slot] = true;
+    plan->live++;
+    plan->stats.peak_live = MAX(plan->stats.peak_live, plan->live);
+  }
+}
+
 static bool
 run_step(TrPlan *plan, const Step *step, TrTensor **slots, TrTensor *const *feed,
          const TrRunContext *ctx, GError **error)
 {
-  TrTensor *stack_in[MAX_STACK_INPUTS];
+  TrTensor *stack_in[MAX_STACK_VALUES];
   g_autofree TrTensor **heap_in =
-      step->n_in > MAX_STACK_INPUTS ? g_new(TrTensor *, step->n_in) : NULL;
+      step->n_in > MAX_STACK_VALUES ? g_new(TrTensor *, step->n_in) : NULL;
   TrTensor **in = heap_in ? heap_in : stack_in;
   for (int i = 0; i < step->n_in; i++)
     in[i] = step->in_slots[i] >= 0 ? slots[step->in_slots[i]] : NULL;
+  TrTensor *stack_out[MAX_STACK_VALUES];
+  g_autofree TrTensor **heap_out =
+      step->n_out > MAX_STACK_VALUES ? g_new(TrTensor *, step->n_out) : NULL;
+  TrTensor **out = heap_out ? heap_out : stack_out;
 
-  TrTensor *out = NULL;
   switch (step->kind) {
     case STEP_BIND:
-      out = tr_tensor_ref(feed[step->input_index]);
+      out[0] = tr_tensor_ref(feed[step->input_index]);
       break;
     case STEP_IDENTITY:
-      out = tr_tensor_ref(in[0]);
+      out[0] = tr_tensor_ref(in[0]);
       break;
     case STEP_KERNEL:
       if (step->own_attrs)
         step->own_attrs->counter = step->node->attrs->counter + (uint64_t)plan->stats.runs;
-      out = run_kernel(plan, step, in, error);
-      if (!out)
+      out[0] = run_kernel(plan, step, in, error);
+      if (!out[0])
         return false;
       break;
     case STEP_GOP:
-      if (!step->run(step->node, in, &out, ctx, error))
+      if (!step->run(step->node, in, out, ctx, error))
+        return false;
+      break;
+    case STEP_WHILE:
+      if (!run_while(step, in, out, ctx, error))
         return false;
       break;
   }
-  if (step->out_slot >= 0) {
-    slots[step->out_slot] = out;
-    if (step->counts_buffer && out->buf->refcount == 1) {
-      plan->slot_counted[step->out_slot] = true;
-      plan->live++;
-      plan->stats.peak_live = MAX(plan->stats.peak_live, plan->live);
-    }
-  } else if (out) {
-    tr_tensor_unref(out);
-  }
+  store_outputs(plan, step, slots, out);
   return true;
 }
 

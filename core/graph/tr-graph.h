@@ -8,10 +8,10 @@
  *
  * Ops are core/tensor's TrOpId (their inference runs at construction, their kernels in the
  * executor, tr-plan.h) plus the graph-level ops of TR_GRAPH_OP_LIST: placeholders, constants,
- * variable reads and writes, tf.print's StringFormat/PrintV2, NoOp. Stateful nodes are chained
- * by control edges in program order as they are added (TensorFlow's automatic control
- * dependencies). A node may own child graphs (the branches of a `cond`, the body of a
- * `while_loop`); the exporters draw them as clusters.
+ * variable reads and writes, tf.print's StringFormat/PrintV2, NoOp, and While (tf.while_loop).
+ * Stateful nodes are chained by control edges in program order as they are added (TensorFlow's
+ * automatic control dependencies). A node may own child graphs (the branches of a `cond`, the
+ * cond and body of a While); the exporters draw them as clusters.
  *
  * A graph's nodes, names and attributes live in one arena freed with the graph. Graphs are
  * refcounted because symbolic tensors (TrOutput) of the language layer keep theirs alive.
@@ -29,7 +29,8 @@ G_BEGIN_DECLS
 
 /* Ops that exist only in graphs. Their ids follow core/tensor's, so one int names any op. */
 #define TR_GRAPH_OP_LIST(X)                                                                        \
-  /* id, GraphDef op type (also the default node name), stateful */                                \
+  /* id, GraphDef op type (also the default node name; "while" for While), always stateful. */     \
+  /* A While is stateful per node, when its cond or body has one (see TrNode.stateful). */         \
   X(PLACEHOLDER, "Placeholder", false)                                                             \
   X(CONST, "Const", false)                                                                         \
   X(READ_VARIABLE, "ReadVariableOp", true)                                                         \
@@ -38,7 +39,8 @@ G_BEGIN_DECLS
   X(ASSIGN_SUB_VARIABLE, "AssignSubVariableOp", true)                                              \
   X(STRING_FORMAT, "StringFormat", false)                                                          \
   X(PRINT, "PrintV2", true)                                                                        \
-  X(NO_OP, "NoOp", false)
+  X(NO_OP, "NoOp", false)                                                                          \
+  X(WHILE, "While", false)
 
 typedef enum {
   TR_GOP_BEFORE_FIRST_ = TR_N_OPS - 1,
@@ -125,16 +127,17 @@ struct TrNode {
   int n_control;             /* control inputs: this node runs after them */
   int cap_control;           /* allocated length of `control` */
   TrNode **control;          /* (arena) */
-  int n_outputs;             /* 0 or 1 for every op so far; cond/while will have more */
+  int n_outputs;             /* 0 or 1, but one per loop variable for While */
   TrDType *dtypes;           /* per output (arena) */
   TrShape *shapes;           /* per output, possibly partial (arena) */
   const TrAttrs *attrs;      /* core/tensor ops: static parameters, never NULL (arena) */
   TrTensor *value;           /* Const: the value (owned) */
   TrVariable *variable;      /* resource Placeholder: the captured variable (owned) */
   const TrPrintAttrs *print; /* StringFormat, PrintV2 (arena); else NULL */
-  int n_children;            /* child graphs (cond branches, loop body) */
-  TrGraph **children;        /* (owned references, arena array) */
-  bool stateful;             /* keeps program order; never folded, merged or dropped */
+  int n_children;            /* child graphs (cond branches; a While's cond and body) */
+  TrGraph **children;        /* (owned references, arena array); While: {cond, body} */
+  bool stateful;             /* keeps program order; never folded, merged or dropped. A While is
+                              * stateful when a child graph has a stateful node */
 };
 
 /* An empty graph. `name` (may be NULL) is the function's name used in runtime errors, e.g.
@@ -209,6 +212,23 @@ typedef struct {
  * PrintV2 node. */
 TrNode *tr_graph_add_tf_print(TrGraph *g, const TrPrintArg *args, int n_args, const char *sep,
                               const char *end, GError **error);
+/* A while loop (tf.while_loop): `cond` and `body` are finished child graphs that both take the
+ * loop variables as their non-resource placeholders, in order (n of them, matching `inputs` in
+ * dtype, shapes compatible). `cond` has one output, a scalar bool; `body` has n outputs, the next
+ * values of the loop variables (same dtypes; shapes compatible with the placeholders', which are
+ * the loop's shape invariants). The node has n outputs ("while:1"): the loop variables' final
+ * values; an output's static shape is the input shape relaxed against the body output shape
+ * (dims that differ become None; a differing rank becomes unknown). The children are attached to
+ * the node ({cond, body}; a new reference is taken on each, and neither may belong to another
+ * graph yet); the exporters draw them as clusters. Variables the children touch are captured by
+ * the children themselves (tr_graph_capture_variable): resource placeholders are not loop
+ * variables. The node is stateful, and ordered with g's other stateful nodes, when either child
+ * has a stateful node (tf.print, variable reads or writes); otherwise it is pure and may be
+ * dropped when unused. Runs cond, then body while cond is true. `name` NULL means "while", as
+ * tf.while_loop names it. Errors: TR_GRAPH_ERROR_TYPE for argument counts and dtypes, _VALUE for
+ * shapes, output counts and an empty `inputs`; _INACCESSIBLE for inputs of another graph. */
+TrNode *tr_graph_add_while(TrGraph *g, TrGraph *cond, TrGraph *body, const TrOutput *inputs, int n,
+                           const char *name, GError **error);
 /* NoOp (a target for control dependencies). */
 TrNode *tr_graph_add_no_op(TrGraph *g, const char *name);
 /* Mark `value` as the graph's next result through an Identity node ("Identity", "Identity_1"). */
@@ -237,12 +257,13 @@ void tr_node_add_child(TrNode *node, TrGraph *child);
  *   tr_graph_n_outputs(body);
  * - control inputs are mapped; stateful nodes keep their order and follow g's earlier stateful
  *   nodes (the usual automatic control dependencies);
- * - child graphs are copied (tr_graph_copy): a child graph belongs to one parent.
+ * - child graphs are copied (tr_graph_copy): a child graph belongs to one parent; a While is
+ *   rebuilt by tr_graph_add_while on copies of its cond and body, its shapes relaxed anew.
  * Returns false with `error` set, leaving g's nodes as they were (names tried stay used). */
 bool tr_graph_inline(TrGraph *g, const TrGraph *body, const TrOutput *inputs, int n_inputs,
                      TrOutput *outputs, int n_outputs, const char *scope, GError **error);
 
-/* Output 0 of a node. */
+/* Output `index` of a node. */
 static inline TrOutput
 tr_node_output(TrNode *node, int index)
 {
@@ -282,7 +303,8 @@ void tr_graph_def_free(TrNodeDef *defs, int n_nodes);
 char *tr_graph_def_listing(const TrGraph *g);
 
 /* Graphviz DOT text: each node labelled with name, op, dtype and shape; control edges dashed;
- * child graphs as clusters; layout attributes for big graphs. Transfer full. */
+ * child graphs as clusters titled "node / child graph name"; layout attributes for big graphs.
+ * Transfer full. */
 char *tr_graph_to_dot(const TrGraph *g);
 /* JSON: {"name", "nodes": [{"name","op","inputs","outputs":[{"dtype","shape"}],...}],
  * "inputs", "outputs"}; unknown dims are null, an unknown rank is a null shape. Transfer full. */
@@ -316,7 +338,8 @@ typedef struct {
  * Optimise a copy so that the traced graph stays as the user wrote it (TensorFlow's
  * as_graph_def shows the unoptimised graph too). Transfer full. */
 TrGraph *tr_graph_copy(const TrGraph *g);
-/* Run the chosen passes, in place, in the order CSE, constant folding, CSE, dead nodes.
+/* Run the chosen passes, in place, in the order CSE, constant folding, CSE, dead nodes; then
+ * the same passes on every child graph (a While's cond and body), which `report` does not count.
  * `report` may be NULL. Elementwise fusion is not a pass yet: see optimize.c. */
 void tr_graph_optimize(TrGraph *g, unsigned passes, TrOptReport *report);
 /* Live nodes: those an output, a stateful node or an input needs. */

@@ -7,7 +7,9 @@
  * Running binds the inputs to the placeholders and executes the steps: kernels write into
  * buffers recycled from values that died earlier in this run or in earlier runs, so a warm plan
  * allocates nothing but the tensors it returns. Shapes are re-inferred at run time only for
- * nodes whose traced shape was partial.
+ * nodes whose traced shape was partial. A While node's cond and body get plans of their own,
+ * made with the outer plan and owned by it; they run with the outer run's context (tf.print's
+ * sink), and an error inside them fails the outer run, naming the inner node and the loop.
  *
  * A plan is not thread-safe; a reentrant run (a graph running itself) uses fresh slots.
  */

@@ -60,6 +60,9 @@ code_dealloc(LangObject *o)
   g_free(c->cellnames); /* interned */
   g_free(c->cell2arg);
   g_free(c->exc_table);
+  for (int i = 0; i < c->n_loops; i++)
+    g_free(c->loops[i].slots);
+  g_free(c->loops);
   if (c->name)
     lang_decref(lang_obj(c->name));
   if (c->qualname)

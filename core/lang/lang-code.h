@@ -142,6 +142,14 @@ typedef enum {
   LANG_CODE_COMPREHENSION = 1 << 5, /* inlined into tracebacks as "<listcomp>" etc. */
 } LangCodeFlags;
 
+/* A `for` loop of a function: the fast locals its body assigns. The VM hands them to an
+ * iterator that traces the body as a graph loop (AutoGraph: `for x in tensor` in a trace). */
+typedef struct {
+  int instr;  /* index of the loop's FOR_ITER instruction */
+  int n;      /* how many locals the body assigns (the loop target excluded) */
+  int *slots; /* their fast-local indices */
+} LangLoopInfo;
+
 typedef struct {
   LangObject base;         /* type is lang_code_type */
   uint32_t *code;          /* instructions */
@@ -170,6 +178,8 @@ typedef struct {
   int firstlineno;         /* line of the def (or 1) */
   LangObject *doc;         /* str or NULL: the docstring */
   LangObject *signature;   /* str: "(a, b=2, *args, c, **kw)" for help() and inspect */
+  LangLoopInfo *loops;     /* the function's `for` loops, by instruction; NULL when none */
+  int n_loops;             /* how many */
 } LangCode;
 
 extern LangType lang_code_type;

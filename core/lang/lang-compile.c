@@ -73,6 +73,7 @@ struct Unit {
   LangObject *doc;       /* str or NULL */
   LangObject *signature; /* str or NULL */
   int comp_depth;        /* comprehensions: iterators stacked above the result */
+  GArray *loops;         /* LangLoopInfo of the `for` loops compiled so far */
 };
 
 typedef struct {
@@ -109,6 +110,7 @@ unit_new(Compiler *c, LangScope *scope, const char *name, const char *qualname, 
   u->cellnames = g_ptr_array_new();
   u->handlers = g_array_new(FALSE, FALSE, sizeof(Handler));
   u->fblocks = g_array_new(FALSE, FALSE, sizeof(FBlock));
+  u->loops = g_array_new(FALSE, FALSE, sizeof(LangLoopInfo));
   u->firstlineno = firstlineno;
   u->line = firstlineno;
   u->name = lang_str_cstr(c->L, name).o;
@@ -129,6 +131,9 @@ unit_free(Unit *u)
   g_ptr_array_free(u->cellnames, TRUE);
   g_array_free(u->handlers, TRUE);
   g_array_free(u->fblocks, TRUE);
+  for (guint i = 0; i < u->loops->len; i++)
+    g_free(g_array_index(u->loops, LangLoopInfo, i).slots);
+  g_array_free(u->loops, TRUE);
   if (u->name)
     lang_decref(lang_obj(u->name));
   if (u->qualname)
@@ -1640,6 +1645,30 @@ compile_while(Compiler *c, const LangStmt *s)
   place_label(c, end);
 }
 
+/* Records the fast locals a function's loop body assigns, for the FOR_ITER about to be
+ * emitted (AutoGraph's loop variables: DESIGN "A call of a traced Function"). */
+static void
+record_loop(Compiler *c, const LangStmtList *body)
+{
+  Unit *u = c->u;
+  if (lang_scope_kind(u->scope) != LANG_SCOPE_FUNCTION &&
+      lang_scope_kind(u->scope) != LANG_SCOPE_LAMBDA)
+    return;
+  LangNameSet names = lang_assigned_names(c->unit->arena, *body);
+  LangLoopInfo info = {.instr = (int)u->instrs->len, .n = 0, .slots = NULL};
+  info.slots = g_new(int, names.len > 0 ? names.len : 1);
+  for (int i = 0; i < names.len; i++) {
+    if (lang_scope_symbol(u->scope, names.names[i]) != LANG_SYMBOL_LOCAL)
+      continue;
+    LangObject *s = intern(names.names[i]);
+    int index = find_ptr(u->varnames, s);
+    if (index < 0)
+      index = (int)name_index(u->varnames, s);
+    info.slots[info.n++] = index;
+  }
+  g_array_append_val(u->loops, info);
+}
+
 static void
 compile_for(Compiler *c, const LangStmt *s)
 {
@@ -1648,6 +1677,7 @@ compile_for(Compiler *c, const LangStmt *s)
   emit(c, LANG_OP_GET_ITER, 0);
   place_label(c, start);
   c->u->line = s->loc.line;
+  record_loop(c, &s->v.for_.body);
   emit_jump(c, LANG_OP_FOR_ITER, cleanup);
   FBlock *b = push_fblock(c, FB_FOR);
   b->start = start;
@@ -2183,6 +2213,11 @@ assemble(Compiler *c, Unit *u)
   code->firstlineno = u->firstlineno;
   code->doc = u->doc ? lang_incref(lang_obj(u->doc)).o : NULL;
   code->signature = u->signature ? lang_incref(lang_obj(u->signature)).o : NULL;
+  if (u->loops->len > 0) {
+    code->n_loops = (int)u->loops->len;
+    code->loops = (LangLoopInfo *)g_array_steal(u->loops, NULL);
+    u->loops = g_array_new(FALSE, FALSE, sizeof(LangLoopInfo));
+  }
   return lang_obj(code);
 }
 

@@ -15,6 +15,9 @@ struct LangInterp {
   LangState *L;          /* owned */
   LangObject *main;      /* dict: __main__'s namespace */
   LangFrontend frontend; /* display / clear_output hooks */
+  bool in_cell;          /* between lang_interp_cell_begin and _end */
+  gint64 cell;           /* the open cell's execution count */
+  gint64 cell_start_ns;  /* bus time of the open cell's cell_start */
 };
 
 /* ---- contextlib ------------------------------------------------------------------------- */
@@ -417,4 +420,45 @@ lang_interp_run(LangInterp *interp, const char *source, gssize len, const char *
     return false;
   lang_decref(r);
   return true;
+}
+
+/* ---- cells ------------------------------------------------------------------------------ */
+
+void
+lang_interp_cell_begin(LangInterp *interp, gint64 cell, const char *source, gssize len)
+{
+  g_return_if_fail(!interp->in_cell);
+  TrEventBus *bus = lang_tf_event_bus(interp->L);
+  interp->in_cell = true;
+  interp->cell = cell;
+  lang_tf_set_cell(interp->L, cell);
+  TrEvent *ev = tr_event_new(TR_EVENT_CELL_START);
+  ev->cell = cell;
+  ev->text = len < 0 ? g_strdup(source) : g_strndup(source, (gsize)len);
+  interp->cell_start_ns = tr_event_bus_now(bus);
+  tr_event_bus_emit(bus, ev);
+}
+
+void
+lang_interp_cell_end(LangInterp *interp, bool ok)
+{
+  g_return_if_fail(interp->in_cell);
+  TrEventBus *bus = lang_tf_event_bus(interp->L);
+  TrEvent *ev = tr_event_new(TR_EVENT_CELL_END);
+  ev->cell = interp->cell;
+  ev->dur_ns = tr_event_bus_now(bus) - interp->cell_start_ns;
+  ev->ok = ok;
+  tr_event_bus_emit(bus, ev);
+  interp->in_cell = false;
+  lang_tf_set_cell(interp->L, 0);
+}
+
+bool
+lang_interp_run_cell(LangInterp *interp, const char *source, gssize len, const char *filename,
+                     gint64 cell, unsigned flags, LangValue *result)
+{
+  lang_interp_cell_begin(interp, cell, source, len);
+  bool ok = lang_interp_run(interp, source, len, filename, flags, result);
+  lang_interp_cell_end(interp, ok);
+  return ok;
 }

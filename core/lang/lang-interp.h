@@ -2,7 +2,8 @@
  *
  * A LangInterp owns a LangState with the VM installed, the `__main__` namespace that every cell
  * shares, and the modules written for the cell language on top of the VM (contextlib, traceback,
- * timeit). Sources run under a filename ("<cell 3>", a script path) that tracebacks name.
+ * timeit). Sources run under a filename ("<cell 3>", a script path) that tracebacks name, and
+ * inside a cell whose start and end the session's trace events record.
  */
 #pragma once
 
@@ -41,5 +42,18 @@ void lang_interp_set_frontend(LangInterp *interp, const LangFrontend *frontend);
  * starts, so a late interrupt never kills the following cell. */
 bool lang_interp_run(LangInterp *interp, const char *source, gssize len, const char *filename,
                      unsigned flags, LangValue *result);
+
+/* Cells. A front end brackets each unit it runs for the user (a notebook cell, a script, a
+ * prompt line) so that the session's event bus (lang_tf_event_bus) sees it: begin emits
+ * cell_start with `cell` (the execution count: 1, 2, ...; 0 when the cell has none, e.g. a
+ * silent execution before the first counted one) and the source, and makes `cell` the number
+ * that call events carry; end emits cell_end with the span's duration and `ok`, and resets the
+ * number to 0 (no cell). The bracket may hold several runs and whatever else the
+ * front end does for the cell (the repr of its result, a pager request); cells do not nest. */
+void lang_interp_cell_begin(LangInterp *interp, gint64 cell, const char *source, gssize len);
+void lang_interp_cell_end(LangInterp *interp, bool ok);
+/* lang_interp_run inside cell_begin(cell, source) and cell_end. */
+bool lang_interp_run_cell(LangInterp *interp, const char *source, gssize len, const char *filename,
+                          gint64 cell, unsigned flags, LangValue *result);
 
 G_END_DECLS

@@ -111,8 +111,7 @@ spec_dealloc(LangObject *o)
 static LangValue
 spec_new(LangState *L, const TrShape *shape, TrDType dtype, const char *name)
 {
-  TensorSpec *s =
-      (TensorSpec *)lang_object_alloc(L, &lang_tf_tensor_spec_type, sizeof(TensorSpec));
+  TensorSpec *s = (TensorSpec *)lang_object_alloc(L, &lang_tf_tensor_spec_type, sizeof(TensorSpec));
   s->shape = *shape;
   s->dtype = dtype;
   s->name = g_strdup(name);
@@ -120,12 +119,11 @@ spec_new(LangState *L, const TrShape *shape, TrDType dtype, const char *name)
 }
 
 static LangValue
-spec_construct(LangState *L, LangType *type, const LangValue *args, int nargs,
-               LangObject *kwnames)
+spec_construct(LangState *L, LangType *type, const LangValue *args, int nargs, LangObject *kwnames)
 {
   LangValue shape, dtype = LANG_UNSET, name = LANG_UNSET;
-  if (!lang_parse_args(L, "TensorSpec", args, nargs, kwnames, "shape,dtype=,name=", &shape,
-                       &dtype, &name))
+  if (!lang_parse_args(L, "TensorSpec", args, nargs, kwnames, "shape,dtype=,name=", &shape, &dtype,
+                       &name))
     return LANG_EXC;
   TrShape s = tr_shape_unknown();
   if (shape.tag != LANG_TAG_NONE && !lang_tf_shape_arg(L, shape, &s))
@@ -136,8 +134,7 @@ spec_construct(LangState *L, LangType *type, const LangValue *args, int nargs,
   if (!lang_is_unset(name) && name.tag != LANG_TAG_NONE && !lang_is_str(name))
     return lang_raise_str(L, &lang_exc_TypeError, "TensorSpec name must be a string or None");
   (void)type;
-  return spec_new(L, &s, dt,
-                  lang_is_str(name) ? lang_str_data(name.o) : NULL);
+  return spec_new(L, &s, dt, lang_is_str(name) ? lang_str_data(name.o) : NULL);
 }
 
 static LangValue
@@ -286,8 +283,7 @@ graph_to_dot(LangState *L, LangValue self, const LangValue *args, int nargs, Lan
 }
 
 static LangValue
-graph_to_json(LangState *L, LangValue self, const LangValue *args, int nargs,
-              LangObject *kwnames)
+graph_to_json(LangState *L, LangValue self, const LangValue *args, int nargs, LangObject *kwnames)
 {
   if (!lang_parse_args(L, "to_json", args, nargs, kwnames, ""))
     return LANG_EXC;
@@ -308,8 +304,7 @@ svg_of(LangState *L, TrGraph *graph)
 }
 
 static LangValue
-graph_repr_svg(LangState *L, LangValue self, const LangValue *args, int nargs,
-               LangObject *kwnames)
+graph_repr_svg(LangState *L, LangValue self, const LangValue *args, int nargs, LangObject *kwnames)
 {
   if (!lang_parse_args(L, "_repr_svg_", args, nargs, kwnames, ""))
     return LANG_EXC;
@@ -320,8 +315,7 @@ static LangValue
 graph_repr(LangState *L, LangValue self)
 {
   TrGraph *g = ((GraphObject *)self.o)->graph;
-  return lang_str_printf(L, "<FuncGraph name=%s, %d nodes>", tr_graph_name(g),
-                         tr_graph_n_nodes(g));
+  return lang_str_printf(L, "<FuncGraph name=%s, %d nodes>", tr_graph_name(g), tr_graph_n_nodes(g));
 }
 
 static LangValue
@@ -473,14 +467,14 @@ fill_template(LangState *L, LangValue t, SlotFunc make, void *user)
 
 /* What core/trace keeps for one ConcreteFunction (TrConcreteFn.data). */
 typedef struct {
-  TrGraph *graph;        /* as traced: what users see (owned) */
-  TrGraph *exec;         /* the optimised copy the plan runs (owned) */
-  TrPlan *plan;          /* planned once (owned) */
-  LangValue outputs;     /* result template (owned) */
-  int n_outputs;         /* graph outputs */
-  char *name;            /* the Python function's name */
-  char *signature;       /* "double(a)\n  Args:\n ..." */
-  TrOptReport opt;       /* what the optimiser did */
+  TrGraph *graph;    /* as traced: what users see (owned) */
+  TrGraph *exec;     /* the optimised copy the plan runs (owned) */
+  TrPlan *plan;      /* planned once (owned) */
+  LangValue outputs; /* result template (owned) */
+  int n_outputs;     /* graph outputs */
+  char *name;        /* the Python function's name */
+  char *signature;   /* "double(a)\n  Args:\n ..." */
+  TrOptReport opt;   /* what the optimiser did */
 } Concrete;
 
 static void
@@ -498,26 +492,82 @@ concrete_free(gpointer data)
 
 /* The parameters a Function binds: the Python function's, after `self` for methods. */
 typedef struct {
-  int first;       /* index of the first bound parameter in varnames (1 for methods) */
-  int n_pos;       /* positional-or-keyword parameters bound */
-  int n_kwonly;    /* keyword-only parameters */
-  bool varargs;    /* *args */
-  bool varkw;      /* **kwargs */
-  int n;           /* all bound parameters */
+  int first;          /* index of the first bound parameter in varnames (1 for methods) */
+  int n_pos;          /* positional-or-keyword parameters bound */
+  int n_kwonly;       /* keyword-only parameters */
+  bool varargs;       /* *args */
+  bool varkw;         /* **kwargs */
+  int n;              /* all bound parameters */
   const char **names; /* interned names (borrowed from the code) */
 } Params;
 
 typedef struct TfFunction TfFunction;
 struct TfFunction {
-  LangObject base;          /* lang_tf_function_type */
-  TrFn *fn;                 /* the trace cache (owned) */
-  LangValue python_function;/* the decorated function (owned) */
-  LangValue self;           /* the bound instance (owned), or UNSET */
-  LangObject *bound;        /* dict id(instance) -> bound Function, or NULL */
-  LangValue input_signature;/* the specs given (owned), or None */
-  bool reduce_retracing;    /* tf.function(reduce_retracing=) */
-  Params params;            /* what calls bind */
+  LangObject base;           /* lang_tf_function_type */
+  TrFn *fn;                  /* the trace cache (owned) */
+  LangValue python_function; /* the decorated function (owned) */
+  LangValue self;            /* the bound instance (owned), or UNSET */
+  LangObject *bound;         /* dict id(instance) -> bound Function, or NULL */
+  LangValue input_signature; /* the specs given (owned), or None */
+  bool reduce_retracing;     /* tf.function(reduce_retracing=) */
+  Params params;             /* what calls bind */
+  /* The last call's key and the trace that served it: a call with the same key is a hit on
+   * it without building a key, while no trace has been added since. */
+  TrTraceSig *last_args; /* owned, or NULL */
+  TrConcreteFn *last_cf; /* owned, or NULL */
+  guint last_n_concrete; /* traces the Function had then */
+  char *last_reason;     /* the lookup's reason for it, or NULL */
+  int last_candidates;   /* the lookup's candidate count */
 };
+
+static void
+forget_last(TfFunction *f)
+{
+  g_clear_pointer(&f->last_args, tr_trace_sig_unref);
+  g_clear_pointer(&f->last_cf, tr_concrete_fn_unref);
+  g_clear_pointer(&f->last_reason, g_free);
+}
+
+/* Whether bound argument `v` has exactly the trace type `t`, decided without making one. */
+static bool
+same_key(LangValue v, const TrTraceType *t)
+{
+  switch (t->kind) {
+    case TR_TRACE_TENSOR: {
+      if (!lang_tf_is_tensor(v) || t->tensor.name)
+        return false;
+      LangTfTensor *x = (LangTfTensor *)v.o;
+      if (x->value)
+        return x->value->dtype == t->tensor.dtype &&
+               tr_shape_equal(&x->value->shape, &t->tensor.shape);
+      return tr_output_dtype(x->out) == t->tensor.dtype &&
+             tr_shape_equal(tr_output_shape(x->out), &t->tensor.shape);
+    }
+    case TR_TRACE_VARIABLE:
+      return lang_tf_is_variable(v) && ((LangTfVariable *)v.o)->var->id == t->variable.id;
+    case TR_TRACE_PRIMITIVE:
+      switch (t->prim.py) {
+        case TR_PY_NONE:
+          return v.tag == LANG_TAG_NONE;
+        case TR_PY_BOOL:
+          return v.tag == LANG_TAG_BOOL && (v.i != 0) == (t->prim.i != 0);
+        case TR_PY_INT:
+          return v.tag == LANG_TAG_INT && v.i == t->prim.i;
+        case TR_PY_FLOAT:
+          return v.tag == LANG_TAG_FLOAT && v.f == t->prim.f;
+        case TR_PY_STR:
+          return lang_is_str(v) && strcmp(lang_str_data(v.o), t->prim.s) == 0;
+      }
+      return false;
+    case TR_TRACE_IDENTITY:
+      return v.tag == LANG_TAG_OBJ && (guint64)lang_id(v) == t->identity.id &&
+             !lang_tf_is_tensor(v) && !lang_tf_is_variable(v) && !lang_is_str(v) &&
+             !lang_is_type(v, &lang_list_type) && !lang_is_type(v, &lang_tuple_type) &&
+             !lang_is_type(v, &lang_dict_type) && !lang_is_type(v, &lang_tf_tensor_spec_type);
+    default:
+      return false; /* structures take the general path */
+  }
+}
 
 static LangFunction *
 py_function(TfFunction *f)
@@ -586,9 +636,9 @@ bind_call(LangState *L, TfFunction *f, const LangValue *args, int nargs, LangObj
   int vararg_slot = p->varargs ? p->n_pos : -1;
   int kw_slot = p->varkw ? p->n - 1 : -1;
   if (n_posargs > p->n_pos && !p->varargs) {
-    lang_raise(L, &lang_exc_TypeError, "%s() takes %d positional argument%s but %d %s given",
-               fname, p->n_pos + p->first, p->n_pos + p->first == 1 ? "" : "s",
-               n_posargs + p->first, n_posargs + p->first == 1 ? "was" : "were");
+    lang_raise(L, &lang_exc_TypeError, "%s() takes %d positional argument%s but %d %s given", fname,
+               p->n_pos + p->first, p->n_pos + p->first == 1 ? "" : "s", n_posargs + p->first,
+               n_posargs + p->first == 1 ? "was" : "were");
     return false;
   }
   for (int i = 0; i < n_posargs && i < p->n_pos; i++)
@@ -686,8 +736,8 @@ call_python(LangState *L, TfFunction *f, const LangValue *bound)
       g_array_append_val(vals, value);
     }
   }
-  LangValue r = lang_call(L, f->python_function, (LangValue *)vals->data, n_pos,
-                          n_kw > 0 ? kwnames.o : NULL);
+  LangValue r =
+      lang_call(L, f->python_function, (LangValue *)vals->data, n_pos, n_kw > 0 ? kwnames.o : NULL);
   lang_decref(kwnames);
   g_array_free(vals, TRUE);
   g_ptr_array_free(argv, TRUE);
@@ -751,8 +801,8 @@ arg_type(LangState *L, LangValue v)
         return NULL;
       }
     }
-    TrTraceType *t = list ? tr_trace_type_new_list((int)n, items)
-                          : tr_trace_type_new_tuple((int)n, items);
+    TrTraceType *t =
+        list ? tr_trace_type_new_list((int)n, items) : tr_trace_type_new_tuple((int)n, items);
     g_free(items);
     return t;
   }
@@ -763,8 +813,8 @@ arg_type(LangState *L, LangValue v)
     LangValue key, value;
     bool ok = true;
     while (ok && lang_dict_next(v.o, &pos, &key, &value)) {
-      bool prim = key.tag == LANG_TAG_NONE || key.tag == LANG_TAG_BOOL ||
-                  key.tag == LANG_TAG_INT || key.tag == LANG_TAG_FLOAT || lang_is_str(key);
+      bool prim = key.tag == LANG_TAG_NONE || key.tag == LANG_TAG_BOOL || key.tag == LANG_TAG_INT ||
+                  key.tag == LANG_TAG_FLOAT || lang_is_str(key);
       keys[i] = prim ? arg_type(L, key) : NULL;
       vals[i] = keys[i] ? arg_type(L, value) : NULL;
       if (!keys[i] || !vals[i]) {
@@ -791,7 +841,7 @@ arg_type(LangState *L, LangValue v)
     g_free(vals);
     return t;
   }
-identity: {
+identity : {
   char *display = object_display(L, v);
   TrTraceType *t = tr_trace_type_new_identity((guint64)lang_id(v), display, false);
   g_free(display);
@@ -875,8 +925,8 @@ placeholder_args(LangState *L, TrGraph *g, const TrTraceType *t, LangValue v, co
       for (int i = 0; i < t->seq.n; i++) {
         LangValue key = primitive_value(L, t->seq.keys[i]);
         LangValue item = lang_getitem(L, v, key);
-        LangValue a = lang_is_exc(item) ? LANG_EXC
-                                        : placeholder_args(L, g, t->seq.items[i], item, name);
+        LangValue a =
+            lang_is_exc(item) ? LANG_EXC : placeholder_args(L, g, t->seq.items[i], item, name);
         lang_decref(item);
         if (lang_is_exc(a) || !lang_dict_set(L, r.o, key, a)) {
           lang_decref(key);
@@ -893,16 +943,55 @@ placeholder_args(LangState *L, TrGraph *g, const TrTraceType *t, LangValue v, co
   }
 }
 
+/* Operands in placeholder order; small calls keep them on the stack. */
+typedef struct {
+  LangTfOperand *data; /* `small` or heap */
+  int len;             /* operands held */
+  int cap;             /* room in data */
+  LangTfOperand small[4];
+} OperandVec;
+
+static void
+operand_vec_init(OperandVec *v)
+{
+  v->data = v->small;
+  v->len = 0;
+  v->cap = (int)G_N_ELEMENTS(v->small);
+}
+
+static void
+operand_vec_push(OperandVec *v, const LangTfOperand *o)
+{
+  if (v->len == v->cap) {
+    LangTfOperand *d = g_new(LangTfOperand, v->cap * 2);
+    memcpy(d, v->data, sizeof *d * (size_t)v->len);
+    if (v->data != v->small)
+      g_free(v->data);
+    v->data = d;
+    v->cap *= 2;
+  }
+  v->data[v->len++] = *o;
+}
+
+static void
+operand_vec_clear(OperandVec *v)
+{
+  lang_tf_operands_clear(v->data, v->len);
+  if (v->data != v->small)
+    g_free(v->data);
+  operand_vec_init(v);
+}
+
 /* The call's tensors in placeholder order, as operands of the current path. */
 static bool
-collect_inputs(LangState *L, const TrTraceType *t, LangValue v, GArray *out)
+collect_inputs(LangState *L, const TrTraceType *t, LangValue v, OperandVec *out)
 {
   switch (t->kind) {
     case TR_TRACE_TENSOR: {
       LangTfOperand o;
       if (!lang_tf_operand(L, v, TR_DTYPE_INVALID, true, &o))
         return false;
-      g_array_append_val(out, o);
+      operand_vec_push(out, &o);
       return true;
     }
     case TR_TRACE_LIST:
@@ -933,13 +1022,6 @@ collect_inputs(LangState *L, const TrTraceType *t, LangValue v, GArray *out)
     default:
       return true;
   }
-}
-
-static void
-operands_free(GArray *ops)
-{
-  lang_tf_operands_clear((LangTfOperand *)ops->data, (int)ops->len);
-  g_array_free(ops, TRUE);
 }
 
 /* ---- signatures as text ------------------------------------------------------------------- */
@@ -1041,6 +1123,8 @@ typedef struct {
 static void
 emit_print(LangState *L, TrFn *fn, const char *text, size_t len)
 {
+  if (!tr_event_bus_wants(lang_tf_event_bus(L), TR_EVENT_TF_PRINT))
+    return;
   TrEvent *ev = tr_event_new(TR_EVENT_TF_PRINT);
   ev->cell = lang_tf_get_cell(L);
   if (fn) {
@@ -1135,9 +1219,9 @@ trace_once(LangState *L, TfFunction *f, const TrTraceSig *sig, const LangValue *
            int *n_created)
 {
   LangTfState *st = lang_tf_state(L);
-  g_autofree char *gname = g_strdup_printf("__inference_%s_%" G_GUINT64_FORMAT,
-                                           lang_str_data(py_function(f)->name),
-                                           tr_fn_get_id(f->fn) * 1000 + tr_fn_get_stats(f->fn)->traces);
+  g_autofree char *gname =
+      g_strdup_printf("__inference_%s_%" G_GUINT64_FORMAT, lang_str_data(py_function(f)->name),
+                      tr_fn_get_id(f->fn) * 1000 + tr_fn_get_stats(f->fn)->traces);
   TrGraph *g = tr_graph_new(gname);
   const Params *p = &f->params;
   LangValue *args = g_new(LangValue, p->n > 0 ? p->n : 1);
@@ -1162,6 +1246,14 @@ trace_once(LangState *L, TfFunction *f, const TrTraceSig *sig, const LangValue *
   if (ok) {
     st->trace = &trace;
     result = call_python(L, f, args);
+    st->trace = &trace; /* a loop body left by an exception has already handed it back */
+    if (trace.error) {
+      if (!lang_is_exc(result)) {
+        lang_decref(result);
+        result = lang_raise_str(L, &lang_tf_exc_OperatorNotAllowedInGraphError, trace.error);
+      }
+      g_free(trace.error);
+    }
     if (!lang_is_exc(result)) {
       *n_outputs = 0;
       LangValue t = make_template(L, g, result, n_outputs);
@@ -1221,8 +1313,8 @@ trace_call(LangState *L, TfFunction *f, TrFnCall *call, const LangValue *bound)
     return NULL;
   }
   c->signature = signature_text(c->name, call->trace_sig, g, outputs);
-  return tr_fn_trace_end(f->fn, call, c, concrete_free, tr_graph_n_nodes(g),
-                         (guint64)(uintptr_t)g, c->signature);
+  return tr_fn_trace_end(f->fn, call, c, concrete_free, tr_graph_n_nodes(g), (guint64)(uintptr_t)g,
+                         c->signature);
 }
 
 static void
@@ -1239,16 +1331,20 @@ static LangValue
 execute(LangState *L, TfFunction *f, TrConcreteFn *cf, const LangValue *bound)
 {
   const TrTraceSig *sig = cf->sig;
-  GArray *in = g_array_new(FALSE, FALSE, sizeof(LangTfOperand));
+  OperandVec vec;
+  OperandVec *in = &vec;
+  operand_vec_init(in);
   for (int i = 0; i < sig->n; i++) {
     if (!collect_inputs(L, sig->types[i], bound[i], in)) {
-      operands_free(in);
+      operand_vec_clear(in);
       return LANG_EXC;
     }
   }
   LangValue r;
   if (lang_tf_trace(L)) {
-    r = inline_concrete(L, cf, (LangTfOperand *)in->data, (int)in->len);
+    r = inline_concrete(L, cf, in->data, in->len);
+  } else if (!tr_event_bus_wants(lang_tf_event_bus(L), TR_EVENT_GRAPH_EXEC_START)) {
+    r = run_concrete(L, f->fn, cf, in->data, in->len);
   } else {
     TrEventBus *bus = lang_tf_event_bus(L);
     Concrete *c = cf->data;
@@ -1259,7 +1355,7 @@ execute(LangState *L, TfFunction *f, TrConcreteFn *cf, const LangValue *bound)
     ev->graph_id = (gint64)cf->graph_id;
     gint64 start = tr_event_bus_now(bus);
     tr_event_bus_emit(bus, ev);
-    r = run_concrete(L, f->fn, cf, (LangTfOperand *)in->data, (int)in->len);
+    r = run_concrete(L, f->fn, cf, in->data, in->len);
     ev = tr_event_new(TR_EVENT_GRAPH_EXEC_END);
     ev->fn_id = (gint64)tr_fn_get_id(f->fn);
     ev->fn_name = g_strdup(tr_fn_get_name(f->fn));
@@ -1270,7 +1366,7 @@ execute(LangState *L, TfFunction *f, TrConcreteFn *cf, const LangValue *bound)
     tr_event_bus_emit(bus, ev);
     (void)c;
   }
-  operands_free(in);
+  operand_vec_clear(in);
   return r;
 }
 
@@ -1298,8 +1394,8 @@ raise_incompatible(LangState *L, TfFunction *f, const LangValue *args, int nargs
 /* One request (a call or get_concrete_function): returns the result, or with `concrete` the
  * serving ConcreteFunction (a new reference) and None. */
 static LangValue
-function_request(LangState *L, TfFunction *f, TrFnRequest request, const LangValue *args,
-                 int nargs, LangObject *kwnames, TrConcreteFn **concrete)
+function_request(LangState *L, TfFunction *f, TrFnRequest request, const LangValue *args, int nargs,
+                 LangObject *kwnames, TrConcreteFn **concrete)
 {
   const Params *p = &f->params;
   LangValue stack[16];
@@ -1308,6 +1404,22 @@ function_request(LangState *L, TfFunction *f, TrFnRequest request, const LangVal
   if (!bind_call(L, f, args, nargs, kwnames, bound))
     return LANG_EXC;
   LangValue r = LANG_EXC;
+  if (request == TR_FN_REQUEST_CALL && f->last_cf &&
+      f->last_n_concrete == tr_fn_get_n_concrete(f->fn) &&
+      !tr_fn_registry_get_run_eagerly(lang_tf_registry(L))) {
+    bool same = true;
+    for (int i = 0; i < p->n && same; i++)
+      same = same_key(bound[i], f->last_args->types[i]);
+    if (same) {
+      TrCallSite site;
+      call_site(L, &site);
+      TrConcreteFn *cf = f->last_cf;
+      gint64 start = tr_fn_hit_begin(f->fn, cf, &site, f->last_reason, f->last_candidates);
+      r = execute(L, f, cf, bound);
+      tr_fn_hit_end(f->fn, cf, &site, start, !lang_is_exc(r));
+      goto out;
+    }
+  }
   TrTraceSig *sig = call_sig(L, f, bound);
   if (!sig)
     goto out;
@@ -1335,6 +1447,14 @@ function_request(LangState *L, TfFunction *f, TrFnRequest request, const LangVal
   if (cf && concrete) {
     *concrete = tr_concrete_fn_ref(cf);
     r = LANG_NONE;
+  } else if (cf && call->outcome == TR_OUTCOME_HIT) {
+    forget_last(f);
+    f->last_args = tr_trace_sig_ref(call->args);
+    f->last_cf = tr_concrete_fn_ref(cf);
+    f->last_n_concrete = tr_fn_get_n_concrete(f->fn);
+    f->last_reason = g_strdup(call->reason);
+    f->last_candidates = call->n_candidates;
+    r = execute(L, f, cf, bound);
   } else if (cf) {
     r = execute(L, f, cf, bound);
   }
@@ -1348,9 +1468,9 @@ out:
 /* ---- ConcreteFunction ---------------------------------------------------------------------- */
 
 typedef struct {
-  LangObject base;      /* lang_tf_concrete_function_type */
-  TrConcreteFn *cf;     /* owned reference */
-  LangValue function;   /* the Function that traced it (owned) */
+  LangObject base;    /* lang_tf_concrete_function_type */
+  TrConcreteFn *cf;   /* owned reference */
+  LangValue function; /* the Function that traced it (owned) */
 } ConcreteObject;
 
 static Concrete *
@@ -1420,8 +1540,7 @@ check_baked(LangState *L, ConcreteObject *c, int i, LangValue v)
 /* ConcreteFunction.__call__: positional arguments fill the tensor parameters in order,
  * keywords any parameter; Python-valued parameters keep their traced value. */
 static LangValue
-concrete_call(LangState *L, LangValue self, const LangValue *args, int nargs,
-              LangObject *kwnames)
+concrete_call(LangState *L, LangValue self, const LangValue *args, int nargs, LangObject *kwnames)
 {
   ConcreteObject *c = (ConcreteObject *)self.o;
   const TrTraceSig *sig = c->cf->sig;
@@ -1459,13 +1578,15 @@ concrete_call(LangState *L, LangValue self, const LangValue *args, int nargs,
     }
     bound[i] = args[n_pos + k];
   }
-  GArray *in = g_array_new(FALSE, FALSE, sizeof(LangTfOperand));
+  OperandVec vec;
+  OperandVec *in = &vec;
+  operand_vec_init(in);
   for (int i = 0; i < sig->n; i++) {
     const TrTraceType *t = sig->types[i];
     if (t->kind == TR_TRACE_PRIMITIVE || t->kind == TR_TRACE_IDENTITY ||
         t->kind == TR_TRACE_VARIABLE) {
       if (!lang_is_unset(bound[i]) && !check_baked(L, c, i, bound[i])) {
-        operands_free(in);
+        operand_vec_clear(in);
         goto out;
       }
       continue;
@@ -1473,19 +1594,19 @@ concrete_call(LangState *L, LangValue self, const LangValue *args, int nargs,
     if (lang_is_unset(bound[i])) {
       lang_raise(L, &lang_exc_TypeError, "%s() missing required argument: '%s'",
                  concrete_of(self)->name, sig->names[i]);
-      operands_free(in);
+      operand_vec_clear(in);
       goto out;
     }
     if (!collect_inputs(L, t, bound[i], in)) {
-      operands_free(in);
+      operand_vec_clear(in);
       goto out;
     }
   }
   if (lang_tf_trace(L))
-    r = inline_concrete(L, c->cf, (LangTfOperand *)in->data, (int)in->len);
+    r = inline_concrete(L, c->cf, in->data, in->len);
   else
-    r = run_concrete(L, NULL, c->cf, (LangTfOperand *)in->data, (int)in->len);
-  operands_free(in);
+    r = run_concrete(L, NULL, c->cf, in->data, in->len);
+  operand_vec_clear(in);
 out:
   g_free(bound);
   return r;
@@ -1547,8 +1668,9 @@ concrete_get_inputs(LangState *L, LangValue self)
   int n = tr_graph_n_inputs(c->graph);
   LangValue list = lang_list_new(L, n);
   for (int i = 0; i < n; i++)
-    lang_list_set(list.o, i,
-                  lang_tf_symbolic_new(L, c->graph, tr_node_output(tr_graph_input(c->graph, i), 0)));
+    lang_list_set(
+        list.o, i,
+        lang_tf_symbolic_new(L, c->graph, tr_node_output(tr_graph_input(c->graph, i), 0)));
   return list;
 }
 
@@ -1614,8 +1736,7 @@ concrete_pretty_printed_signature(LangState *L, LangValue self, const LangValue 
                                   LangObject *kwnames)
 {
   LangValue verbose = LANG_UNSET;
-  if (!lang_parse_args(L, "pretty_printed_signature", args, nargs, kwnames, "verbose=",
-                       &verbose))
+  if (!lang_parse_args(L, "pretty_printed_signature", args, nargs, kwnames, "verbose=", &verbose))
     return LANG_EXC;
   return lang_str_cstr(L, concrete_of(self)->signature);
 }
@@ -1669,6 +1790,7 @@ static void
 function_dealloc(LangObject *o)
 {
   TfFunction *f = (TfFunction *)o;
+  forget_last(f);
   if (f->fn)
     tr_fn_unref(f->fn);
   lang_decref(f->python_function);
@@ -1691,6 +1813,7 @@ function_clear(LangObject *o)
     f->bound = NULL;
     lang_decref(lang_obj(b));
   }
+  forget_last(f);
   if (f->fn) {
     TrFn *fn = f->fn;
     f->fn = NULL;
@@ -1739,8 +1862,7 @@ static LangValue
 function_new(LangState *L, LangValue func, LangValue self, LangValue input_signature,
              bool reduce_retracing)
 {
-  TfFunction *f =
-      (TfFunction *)lang_object_alloc(L, &lang_tf_function_type, sizeof(TfFunction));
+  TfFunction *f = (TfFunction *)lang_object_alloc(L, &lang_tf_function_type, sizeof(TfFunction));
   f->python_function = lang_incref(func);
   f->self = lang_is_unset(self) ? LANG_UNSET : lang_incref(self);
   f->input_signature = lang_incref(input_signature);
@@ -1753,9 +1875,8 @@ function_new(LangState *L, LangValue func, LangValue self, LangValue input_signa
     return LANG_EXC;
   }
   LangFunction *pf = py_function(f);
-  g_autofree char *display =
-      g_strdup_printf("<function %s at %#" G_GINT64_MODIFIER "x>", lang_str_data(pf->qualname),
-                      (gint64)lang_id(func));
+  g_autofree char *display = g_strdup_printf("<function %s at %#" G_GINT64_MODIFIER "x>",
+                                             lang_str_data(pf->qualname), (gint64)lang_id(func));
   TrTraceSig *isig = NULL;
   if (input_signature.tag != LANG_TAG_NONE && !lang_is_unset(input_signature)) {
     isig = input_signature_sig(L, f, input_signature);
@@ -1778,8 +1899,7 @@ function_new(LangState *L, LangValue func, LangValue self, LangValue input_signa
 }
 
 static LangValue
-function_call(LangState *L, LangValue self, const LangValue *args, int nargs,
-              LangObject *kwnames)
+function_call(LangState *L, LangValue self, const LangValue *args, int nargs, LangObject *kwnames)
 {
   TfFunction *f = (TfFunction *)self.o;
   if (!f->fn)
@@ -1956,8 +2076,7 @@ decorator_dealloc(LangObject *o)
 }
 
 static LangValue
-decorator_call(LangState *L, LangValue self, const LangValue *args, int nargs,
-               LangObject *kwnames)
+decorator_call(LangState *L, LangValue self, const LangValue *args, int nargs, LangObject *kwnames)
 {
   LangValue func;
   if (!lang_parse_args(L, "function", args, nargs, kwnames, "func", &func))
@@ -2087,12 +2206,13 @@ out:
   return result;
 }
 
-/* ---- tf.init_scope ---------------------------------------------------------------------------- */
+/* ---- tf.init_scope ----------------------------------------------------------------------------
+ */
 
 typedef struct {
-  LangObject base;     /* init_scope_type */
-  LangTfTrace *saved;  /* the trace suspended by __enter__ */
-  bool entered;        /* between __enter__ and __exit__ */
+  LangObject base;    /* init_scope_type */
+  LangTfTrace *saved; /* the trace suspended by __enter__ */
+  bool entered;       /* between __enter__ and __exit__ */
 } InitScope;
 
 static LangValue
@@ -2108,8 +2228,7 @@ init_scope_enter(LangState *L, LangValue self, const LangValue *args, int nargs,
 }
 
 static LangValue
-init_scope_exit(LangState *L, LangValue self, const LangValue *args, int nargs,
-                LangObject *kwnames)
+init_scope_exit(LangState *L, LangValue self, const LangValue *args, int nargs, LangObject *kwnames)
 {
   InitScope *s = (InitScope *)self.o;
   if (s->entered) {
@@ -2134,8 +2253,7 @@ static LangType init_scope_type = {
 };
 
 static LangValue
-tf_init_scope(LangState *L, LangValue self, const LangValue *args, int nargs,
-              LangObject *kwnames)
+tf_init_scope(LangState *L, LangValue self, const LangValue *args, int nargs, LangObject *kwnames)
 {
   if (!lang_parse_args(L, "init_scope", args, nargs, kwnames, ""))
     return LANG_EXC;
@@ -2216,7 +2334,8 @@ lang_tf_function_module_init(LangState *L, LangValue module)
   lang_type_ready(&init_scope_type, "tensorflow");
   LangTfState *st = lang_tf_state(L);
   if (!st->warnings_subscribed) {
-    tr_event_bus_subscribe(st->bus, print_warnings, L, NULL, false);
+    tr_event_bus_subscribe_kinds(st->bus, G_GUINT64_CONSTANT(1) << TR_EVENT_RETRACING_WARNING,
+                                 print_warnings, L, NULL, false);
     st->warnings_subscribed = true;
   }
   if (!lang_module_add_functions(L, module, module_functions) ||

@@ -27,6 +27,9 @@ lang_tf_state(LangState *L)
   if (G_UNLIKELY(!L->tf)) {
     LangTfState *st = g_new0(LangTfState, 1);
     st->bus = tr_event_bus_new();
+    /* Nothing is kept unless a host asks (the command line's --events, the kernel's
+     * publisher): events nobody receives are not even made. */
+    tr_event_bus_set_history_limit(st->bus, 0);
     st->registry = tr_fn_registry_new(st->bus);
     L->tf = st;
     L->tf_free = tf_state_free;
@@ -174,24 +177,43 @@ lang_tf_operands_clear(LangTfOperand *o, int n)
     lang_tf_operand_clear(&o[i]);
 }
 
+/* Copies the used part of a shape (operands are made on every op: no 264-byte copies). */
+static inline void
+shape_copy(TrShape *dst, const TrShape *src)
+{
+  dst->rank = src->rank;
+  if (src->rank > 0)
+    memcpy(dst->dims, src->dims, sizeof(int64_t) * (size_t)src->rank);
+}
+
 static void
 operand_from_output(LangTfOperand *o, TrOutput out)
 {
   o->value = NULL;
   o->out = out;
   o->dtype = tr_output_dtype(out);
-  o->shape = *tr_output_shape(out);
+  shape_copy(&o->shape, tr_output_shape(out));
+}
+
+static inline void
+operand_clear_fields(LangTfOperand *o)
+{
+  o->value = NULL;
+  o->out.node = NULL;
+  o->out.index = 0;
+  o->dtype = TR_DTYPE_INVALID;
+  o->shape.rank = 0;
 }
 
 bool
 lang_tf_operand_from_tensor(LangState *L, TrTensor *t, LangTfOperand *out)
 {
   LangTfTrace *tr = lang_tf_trace(L);
-  memset(out, 0, sizeof *out);
+  operand_clear_fields(out);
   if (!tr) {
     out->value = t;
     out->dtype = t->dtype;
-    out->shape = t->shape;
+    shape_copy(&out->shape, &t->shape);
     return true;
   }
   TrNode *node = g_hash_table_lookup(tr->consts, t);
@@ -219,11 +241,48 @@ check_requested_dtype(LangState *L, LangValue v, TrDType have, TrDType dtype, bo
   return false;
 }
 
+/* `*out`, an output of `g`, as a tensor of trace `tr`'s graph: a loop body takes a tensor of an
+ * enclosing graph through a placeholder (recursively through nested loop bodies). False when
+ * `g` is not an enclosing graph of tr (a leaked tensor). */
+static bool
+capture(LangTfTrace *tr, TrGraph *g, TrOutput *out)
+{
+  if (tr->graph == g)
+    return true;
+  if (!tr->captures || !tr->outer)
+    return false;
+  TrOutput outer = *out;
+  if (!capture(tr->outer, g, &outer))
+    return false;
+  for (guint i = 0; i < tr->captures->len; i++) {
+    LangTfCapture *c = &g_array_index(tr->captures, LangTfCapture, i);
+    if (c->outer.node == outer.node && c->outer.index == outer.index) {
+      *out = tr_node_output(c->inner, 0);
+      return true;
+    }
+  }
+  LangTfCapture c = {outer, tr_graph_add_placeholder(tr->graph, tr_output_dtype(outer),
+                                                     tr_output_shape(outer), outer.node->name)};
+  g_array_append_val(tr->captures, c);
+  *out = tr_node_output(c.inner, 0);
+  return true;
+}
+
 bool
 lang_tf_operand(LangState *L, LangValue v, TrDType dtype, bool hint, LangTfOperand *out)
 {
   LangTfTrace *tr = lang_tf_trace(L);
-  memset(out, 0, sizeof *out);
+  operand_clear_fields(out);
+  if (!tr && lang_tf_is_tensor(v) && ((LangTfTensor *)v.o)->value) {
+    /* The common eager case: a concrete tensor. */
+    TrTensor *t = ((LangTfTensor *)v.o)->value;
+    if (!check_requested_dtype(L, v, t->dtype, dtype, hint))
+      return false;
+    out->value = tr_tensor_ref(t);
+    out->dtype = t->dtype;
+    shape_copy(&out->shape, &t->shape);
+    return true;
+  }
   if (lang_tf_is_variable(v)) {
     TrVariable *var = ((LangTfVariable *)v.o)->var;
     if (!check_requested_dtype(L, v, var->dtype, dtype, hint))
@@ -241,9 +300,10 @@ lang_tf_operand(LangState *L, LangValue v, TrDType dtype, bool hint, LangTfOpera
     return true;
   }
   if (lang_tf_is_symbolic(v)) {
-    if (!tr || lang_tf_symbolic_graph(v) != tr->graph)
-      return raise_leaked(L, v);
     TrOutput o = lang_tf_symbolic_output(v);
+    if (!tr ||
+        (lang_tf_symbolic_graph(v) != tr->graph && !capture(tr, lang_tf_symbolic_graph(v), &o)))
+      return raise_leaked(L, v);
     if (!check_requested_dtype(L, v, tr_output_dtype(o), dtype, hint))
       return false;
     operand_from_output(out, o);
@@ -269,12 +329,12 @@ lang_tf_operand_pair(LangState *L, LangValue x, LangValue y, LangTfOperand *ox, 
 /* ---- applying ops ------------------------------------------------------------------------ */
 
 bool
-lang_tf_apply_operand(LangState *L, TrOpId op, const LangTfOperand *in, int n,
-                      const TrAttrs *attrs, const char *name, LangTfOperand *result)
+lang_tf_apply_operand(LangState *L, TrOpId op, const LangTfOperand *in, int n, const TrAttrs *attrs,
+                      const char *name, LangTfOperand *result)
 {
   LangTfTrace *tr = lang_tf_trace(L);
   GError *error = NULL;
-  memset(result, 0, sizeof *result);
+  operand_clear_fields(result);
   if (!tr) {
     TrTensor *vals[TR_MAX_RANK + 8];
     g_autofree TrTensor **heap = n > (int)G_N_ELEMENTS(vals) ? g_new(TrTensor *, n) : NULL;
@@ -288,7 +348,7 @@ lang_tf_apply_operand(LangState *L, TrOpId op, const LangTfOperand *in, int n,
     }
     result->value = r;
     result->dtype = r->dtype;
-    result->shape = r->shape;
+    shape_copy(&result->shape, &r->shape);
     return true;
   }
   TrOutput outs[TR_MAX_RANK + 8];

@@ -23,20 +23,28 @@ typedef struct LangTfTrace LangTfTrace;
 
 /* A graph being built while a Function's Python body runs on symbolic tensors. */
 struct LangTfTrace {
-  TrGraph *graph;          /* being built (owned reference) */
-  LangTfTrace *outer;      /* the trace this one runs inside (a Function called while tracing) */
-  GHashTable *consts;      /* TrTensor* -> TrNode*: eager tensors captured as constants */
-  bool allow_variables;    /* the Function's first trace: tf.Variable() may run */
-  int variables_created;   /* tf.Variable() calls while this trace ran */
-  const char *fn_name;     /* the Function being traced, for errors */
+  TrGraph *graph;        /* being built (owned reference) */
+  LangTfTrace *outer;    /* the trace this one runs inside (a Function called while tracing) */
+  GHashTable *consts;    /* TrTensor* -> TrNode*: eager tensors captured as constants */
+  bool allow_variables;  /* the Function's first trace: tf.Variable() may run */
+  int variables_created; /* tf.Variable() calls while this trace ran */
+  const char *fn_name;   /* the Function being traced, for errors */
+  GArray *captures;      /* loop bodies: LangTfCapture, outer tensors they take as inputs */
+  char *error;           /* set when a loop body was left unfinished (break, return) */
 };
+
+/* A tensor of an enclosing graph used inside a loop body: the body takes it as an input. */
+typedef struct {
+  TrOutput outer; /* in the enclosing trace's graph */
+  TrNode *inner;  /* the body's placeholder */
+} LangTfCapture;
 
 /* State of the module in one LangState. */
 typedef struct {
-  LangTfTrace *trace;     /* innermost trace in progress; NULL while eager (also in init_scope) */
-  TrEventBus *bus;        /* the session's event bus (owned) */
-  TrFnRegistry *registry; /* Functions of this session (owned) */
-  gint64 cell;            /* execution count of the running cell, for events (0: none) */
+  LangTfTrace *trace;       /* innermost trace in progress; NULL while eager (also in init_scope) */
+  TrEventBus *bus;          /* the session's event bus (owned) */
+  TrFnRegistry *registry;   /* Functions of this session (owned) */
+  gint64 cell;              /* execution count of the running cell, for events (0: none) */
   bool warnings_subscribed; /* the retracing warning is printed to the session's stderr */
 } LangTfState;
 
@@ -121,11 +129,17 @@ LangValue lang_tf_compare(LangState *L, LangValue a, LangValue b, LangCompareOp 
 /* NumPy-style indexing of a tensor (one StridedSlice). */
 LangValue lang_tf_getitem(LangState *L, LangValue self, LangValue key);
 
+/* `for x in t` over a symbolic tensor while tracing: an iterator that traces the loop body
+ * once into a While node (AutoGraph). */
+LangValue lang_tf_loop_new(LangState *L, LangValue tensor);
+
+extern LangType lang_tf_exc_OperatorNotAllowedInGraphError;
+
 /* ---- Variables ----------------------------------------------------------------------------- */
 
 typedef struct {
-  LangObject base;  /* lang_tf_variable_type */
-  TrVariable *var;  /* the shared state (owned reference) */
+  LangObject base; /* lang_tf_variable_type */
+  TrVariable *var; /* the shared state (owned reference) */
 } LangTfVariable;
 
 extern LangType lang_tf_variable_type;

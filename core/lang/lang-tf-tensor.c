@@ -1341,6 +1341,9 @@ static LangValue
 tensor_iter(LangState *L, LangValue self)
 {
   TrTensor *t = lang_tf_tensor_value(self);
+  LangTfTrace *tr = lang_tf_trace(L);
+  if (!t && tr && tr->graph == lang_tf_symbolic_graph(self))
+    return lang_tf_loop_new(L, self);
   if (!t)
     return lang_raise_str(L, &lang_tf_exc_OperatorNotAllowedInGraphError,
                           "Iterating over a symbolic `tf.Tensor` is not allowed: a Python `for` "

@@ -15,8 +15,8 @@
 #include <string.h>
 
 #define SINGLETON_MESSAGE                                                                          \
-  "tf.function only supports singleton tf.Variables created on the first call. Make sure the "    \
-  "tf.Variable is only created once or created outside tf.function. See "                         \
+  "tf.function only supports singleton tf.Variables created on the first call. Make sure the "     \
+  "tf.Variable is only created once or created outside tf.function. See "                          \
   "https://www.tensorflow.org/guide/function#creating_tfvariables for more information."
 
 static TrVariable *
@@ -43,6 +43,8 @@ variable_wrap(LangState *L, TrVariable *var)
 static void
 emit_created(LangState *L, TrVariable *var)
 {
+  if (!tr_event_bus_wants(lang_tf_event_bus(L), TR_EVENT_VARIABLE_CREATED))
+    return;
   TrEvent *ev = tr_event_new(TR_EVENT_VARIABLE_CREATED);
   ev->cell = lang_tf_get_cell(L);
   ev->var_id = (gint64)var->id;
@@ -96,16 +98,16 @@ static LangValue
 variable_construct(LangState *L, LangType *type, const LangValue *args, int nargs,
                    LangObject *kwnames)
 {
-  LangValue init = LANG_UNSET, trainable = LANG_UNSET, validate = LANG_UNSET,
-            caching = LANG_UNSET, name = LANG_UNSET, vdef = LANG_UNSET, dtype = LANG_UNSET,
-            import_scope = LANG_UNSET, constraint = LANG_UNSET, sync = LANG_UNSET,
-            aggregation = LANG_UNSET, shape = LANG_UNSET;
+  LangValue init = LANG_UNSET, trainable = LANG_UNSET, validate = LANG_UNSET, caching = LANG_UNSET,
+            name = LANG_UNSET, vdef = LANG_UNSET, dtype = LANG_UNSET, import_scope = LANG_UNSET,
+            constraint = LANG_UNSET, sync = LANG_UNSET, aggregation = LANG_UNSET,
+            shape = LANG_UNSET;
   if (!lang_parse_args(L, "Variable", args, nargs, kwnames,
                        "initial_value=,trainable=,validate_shape=,caching_device=,name=,"
                        "variable_def=,dtype=,import_scope=,constraint=,synchronization=,"
                        "aggregation=,shape=",
-                       &init, &trainable, &validate, &caching, &name, &vdef, &dtype,
-                       &import_scope, &constraint, &sync, &aggregation, &shape))
+                       &init, &trainable, &validate, &caching, &name, &vdef, &dtype, &import_scope,
+                       &constraint, &sync, &aggregation, &shape))
     return LANG_EXC;
   if (lang_is_unset(init) || init.tag == LANG_TAG_NONE)
     return lang_raise_str(L, &lang_exc_ValueError, "initial_value must be specified.");
@@ -182,8 +184,7 @@ variable_read_value(LangState *L, LangValue self, const LangValue *args, int nar
 }
 
 static LangValue
-variable_numpy(LangState *L, LangValue self, const LangValue *args, int nargs,
-               LangObject *kwnames)
+variable_numpy(LangState *L, LangValue self, const LangValue *args, int nargs, LangObject *kwnames)
 {
   if (!lang_parse_args(L, "numpy", args, nargs, kwnames, ""))
     return LANG_EXC;
@@ -225,8 +226,8 @@ variable_update(LangState *L, LangValue self, TrGraphOpId op, const char *fname,
   if (!lang_tf_operand(L, value, var->dtype, false, &v))
     return LANG_EXC;
   TrNode *handle = tr_graph_capture_variable(tr->graph, var, var->name);
-  TrNode *node = tr_graph_add_assign_variable(tr->graph, op, tr_node_output(handle, 0), v.out,
-                                              NULL, &error);
+  TrNode *node =
+      tr_graph_add_assign_variable(tr->graph, op, tr_node_output(handle, 0), v.out, NULL, &error);
   lang_tf_operand_clear(&v);
   if (!node)
     return lang_tf_raise_any(L, error);
@@ -235,8 +236,7 @@ variable_update(LangState *L, LangValue self, TrGraphOpId op, const char *fname,
 }
 
 static LangValue
-variable_assign(LangState *L, LangValue self, const LangValue *args, int nargs,
-                LangObject *kwnames)
+variable_assign(LangState *L, LangValue self, const LangValue *args, int nargs, LangObject *kwnames)
 {
   return variable_update(L, self, TR_GOP_ASSIGN_VARIABLE, "assign", args, nargs, kwnames);
 }

@@ -1,13 +1,15 @@
-/* lang-tf.c — the `tensorflow` module: dtypes, tf.errors, and the eager functions.
+/* lang-tf.c — the `tensorflow` module: dtypes, tf.errors, and the functions over ops.
  *
- * Every function converts its arguments with convert_to_tensor (Python values next to a tensor
- * take its dtype as a hint, as TF's op wrappers do), runs one core/tensor op and wraps the
- * result; a TR_ERROR becomes the tf.errors class of its code with TF's message. The simple
+ * Every function converts its tensor arguments to operands (lang-tf-private.h; Python values
+ * next to a tensor take its dtype as a hint, as TF's op wrappers do) and applies one op of
+ * core/tensor's table with the attrs its wrapper there would fill. Eagerly the op runs at once
+ * and a TR_ERROR becomes the tf.errors class of its code with TF's message; while a tf.function
+ * traces, the op adds a node to the graph being built. Axes, perms, shapes and depths are attrs,
+ * so their values must be known when the op is built (see "static arguments"). The simple
  * elementwise and reduction functions are generated from the tables below. The random
  * functions are bound to a per-session state object holding the global seed and op counter.
  */
-#include "lang-runtime-private.h"
-#include "lang-tf.h"
+#include "lang-tf-private.h"
 #include "tr-ops.h"
 
 #include <string.h>
@@ -142,53 +144,18 @@ lang_tf_raise_error(LangState *L, GError *error)
 
 /* ---- argument helpers ------------------------------------------------------------------ */
 
-/* convert_to_tensor of an argument; an omitted argument is a programmer error of the caller. */
-static TrTensor *
-tensor_arg(LangState *L, LangValue v, TrDType hint)
+/* The node name a `name=` argument asks for, else `dflt` (NULL: the op's default). */
+static const char *
+name_arg(LangValue name, const char *dflt)
 {
-  return lang_tf_convert(L, v, hint, true);
+  return lang_is_str(name) ? lang_str_data(name.o) : dflt;
 }
 
-/* The dtype of `v` when it is already a tensor, else INVALID: a hint for its partners. */
-static TrDType
-hint_of(LangValue v)
-{
-  if (lang_tf_is_tensor(v) && lang_tf_tensor_value(v))
-    return lang_tf_tensor_value(v)->dtype;
-  return TR_DTYPE_INVALID;
-}
-
-/* Converts x and y, each taking the other's tensor dtype as a hint. */
+/* convert_to_tensor of an argument as an operand, with `hint` as the preferred dtype. */
 static bool
-tensor_pair(LangState *L, LangValue x, LangValue y, TrTensor **tx, TrTensor **ty)
+operand_arg(LangState *L, LangValue v, TrDType hint, LangTfOperand *out)
 {
-  TrDType hx = hint_of(x), hy = hint_of(y);
-  *tx = tensor_arg(L, x, hx != TR_DTYPE_INVALID ? hx : hy);
-  if (!*tx)
-    return false;
-  *ty = tensor_arg(L, y, (*tx)->dtype);
-  if (!*ty) {
-    tr_tensor_unref(*tx);
-    return false;
-  }
-  return true;
-}
-
-static bool
-int_arg(LangState *L, LangValue v, int64_t dflt, int64_t *out)
-{
-  if (lang_is_unset(v) || v.tag == LANG_TAG_NONE) {
-    *out = dflt;
-    return true;
-  }
-  if (lang_tf_is_tensor(v)) {
-    TrTensor *t = lang_tf_tensor_value(v);
-    if (t && t->shape.rank == 0 && tr_dtype_is_int(t->dtype)) {
-      *out = tr_tensor_get_i64(t, 0);
-      return true;
-    }
-  }
-  return lang_to_index(L, v, out);
+  return lang_tf_operand(L, v, hint, true, out);
 }
 
 static bool
@@ -203,31 +170,18 @@ bool_arg(LangState *L, LangValue v, bool *out)
   return r >= 0;
 }
 
-/* An axis list: None/UNSET is "all" (n = -1), an int one axis, a list or tuple several. */
-static bool
-axes_arg(LangState *L, LangValue v, int64_t *axes, int *n)
+static void
+operand_list_free(LangTfOperand *items, int n)
 {
-  if (lang_is_unset(v) || v.tag == LANG_TAG_NONE) {
-    *n = -1;
-    return true;
-  }
-  TrShape s;
-  if (v.tag == LANG_TAG_INT || lang_tf_is_tensor(v) || lang_is_type(v, &lang_list_type) ||
-      lang_is_type(v, &lang_tuple_type)) {
-    if (!lang_tf_shape_arg(L, v, &s))
-      return false;
-    *n = s.rank;
-    memcpy(axes, s.dims, sizeof(int64_t) * (size_t)s.rank);
-    return true;
-  }
-  return lang_to_index(L, v, axes) && (*n = 1);
+  lang_tf_operands_clear(items, n);
+  g_free(items);
 }
 
-/* The values of a list or tuple of tensor-likes, converted with the first tensor's dtype as a
- * hint. Returns the count, or -1 with an exception raised; *out is g_free'd by the caller
- * after unref'ing the items. */
+/* The items of a list or tuple of tensor-likes (tensors, Variables, Python values) as operands,
+ * converted with the first tensor's dtype as a hint. Returns the count, or -1 with an exception
+ * raised; *out is freed with operand_list_free. */
 static int
-tensor_list_arg(LangState *L, LangValue v, TrTensor ***out)
+operand_list_arg(LangState *L, LangValue v, LangTfOperand **out)
 {
   LangValue seq = lang_list_from_iterable(L, v);
   if (lang_is_exc(seq))
@@ -236,14 +190,11 @@ tensor_list_arg(LangState *L, LangValue v, TrTensor ***out)
   int n = (int)list->n;
   TrDType hint = TR_DTYPE_INVALID;
   for (int i = 0; i < n && hint == TR_DTYPE_INVALID; i++)
-    hint = hint_of(list->items[i]);
-  TrTensor **items = g_new0(TrTensor *, (gsize)MAX(n, 1));
+    hint = lang_tf_dtype_of(list->items[i]);
+  LangTfOperand *items = g_new0(LangTfOperand, (gsize)MAX(n, 1));
   for (int i = 0; i < n; i++) {
-    items[i] = tensor_arg(L, list->items[i], hint);
-    if (!items[i]) {
-      for (int j = 0; j < i; j++)
-        tr_tensor_unref(items[j]);
-      g_free(items);
+    if (!operand_arg(L, list->items[i], hint, &items[i])) {
+      operand_list_free(items, i);
       lang_decref(seq);
       return -1;
     }
@@ -253,64 +204,383 @@ tensor_list_arg(LangState *L, LangValue v, TrTensor ***out)
   return n;
 }
 
-static void
-tensor_list_free(TrTensor **items, int n)
+/* Replaces *o by its cast to `dtype` when its dtype differs (tf.cast adds no op otherwise).
+ * On failure *o is left to the caller. */
+static bool
+cast_operand(LangState *L, LangTfOperand *o, TrDType dtype)
 {
-  for (int i = 0; i < n; i++)
-    tr_tensor_unref(items[i]);
-  g_free(items);
+  if (o->dtype == dtype)
+    return true;
+  TrAttrs attrs;
+  tr_attrs_init(&attrs);
+  attrs.dtype = dtype;
+  LangTfOperand c;
+  if (!lang_tf_apply_operand(L, TR_OP_CAST, o, 1, &attrs, NULL, &c))
+    return false;
+  lang_tf_operand_clear(o);
+  *o = c;
+  return true;
 }
 
-/* Wraps a one-input op result and drops the input. */
+/* Applies `op` to one argument converted without a hint. */
 static LangValue
-finish1(LangState *L, TrTensor *in, TrTensor *r, GError *error)
+apply1(LangState *L, TrOpId op, LangValue x, const TrAttrs *attrs, const char *name)
 {
-  tr_tensor_unref(in);
-  return lang_tf_result(L, r, error);
+  LangTfOperand o;
+  if (!operand_arg(L, x, TR_DTYPE_INVALID, &o))
+    return LANG_EXC;
+  LangValue r = lang_tf_apply(L, op, &o, 1, attrs, name);
+  lang_tf_operand_clear(&o);
+  return r;
+}
+
+/* A tf.Tensor of a value computed here (transfer full of t; NULL passes an exception on): the
+ * tensor itself when eager, a Const node while tracing. */
+static LangValue
+constant_value(LangState *L, TrTensor *t, const char *name)
+{
+  LangTfTrace *tr = lang_tf_trace(L);
+  if (!t || !tr)
+    return lang_tf_tensor_new(L, t);
+  TrNode *node = tr_graph_add_const(tr->graph, t, name);
+  tr_tensor_unref(t);
+  return lang_tf_symbolic_new(L, tr->graph, tr_node_output(node, 0));
+}
+
+/* ---- static arguments ------------------------------------------------------------------ */
+
+/* Axes, perms, shapes, depths and seeds are attributes of an op: their values must be known when
+ * the op is built. Besides Python values and eager tensors, a symbolic tensor is accepted when
+ * its value is known at trace time: a Const node, or an op (not stateful) of Const nodes, folded
+ * here as TensorFlow's constant_value folds a shape computed from constants. Anything else is a
+ * TypeError naming the argument. */
+
+/* How many ops deep folding looks. */
+#define FOLD_DEPTH 8
+
+/* The value of `out` when it can be computed at trace time, else NULL. Transfer full. */
+static TrTensor *
+fold_output(TrOutput out, int depth)
+{
+  TrNode *node = out.node;
+  if (node->op == TR_GOP_CONST)
+    return tr_tensor_ref(node->value);
+  if (depth == 0 || node->op >= TR_N_OPS || node->stateful)
+    return NULL;
+  g_autofree TrTensor **in = g_new0(TrTensor *, (gsize)MAX(node->n_inputs, 1));
+  bool known = true;
+  for (int i = 0; known && i < node->n_inputs; i++)
+    known = (in[i] = fold_output(node->inputs[i], depth - 1)) != NULL;
+  TrTensor *r = NULL;
+  if (known) {
+    GError *error = NULL;
+    r = tr_op_run((TrOpId)node->op, in, node->n_inputs, node->attrs, &error);
+    g_clear_error(&error); /* not known then: the error is the function's, when it runs */
+  }
+  for (int i = 0; i < node->n_inputs; i++)
+    if (in[i])
+      tr_tensor_unref(in[i]);
+  return r;
+}
+
+/* The value of a symbolic tensor known at trace time, or NULL. Transfer full. */
+static TrTensor *
+known_value(LangState *L, LangValue v)
+{
+  TrTensor *t = lang_tf_static_value(L, v);
+  return t ? t : fold_output(lang_tf_symbolic_output(v), FOLD_DEPTH);
+}
+
+/* Whether `v` has no Python value of its own. */
+static bool
+is_graph_value(LangValue v)
+{
+  return lang_tf_is_symbolic(v) || lang_tf_is_variable(v);
+}
+
+static bool
+raise_not_static(LangState *L, LangValue v, const char *what)
+{
+  if (lang_tf_is_variable(v)) {
+    lang_raise(L, &lang_exc_TypeError,
+               "`%s` must be known when the function is traced, but got the tf.Variable '%s', "
+               "whose value is only read when the function runs",
+               what, ((LangTfVariable *)v.o)->var->name);
+    return false;
+  }
+  g_autofree char *name = tr_output_name(lang_tf_symbolic_output(v));
+  lang_raise(L, &lang_exc_TypeError,
+             "`%s` must be known when the function is traced (a Python value or a constant), "
+             "but got the symbolic tensor '%s', whose value is only computed when the function "
+             "runs",
+             what, name);
+  return false;
+}
+
+/* A symbolic tensor or a Variable as an eager tf.Tensor of its value (transfer full). */
+static bool
+static_item(LangState *L, LangValue v, const char *what, LangValue *out)
+{
+  if (lang_tf_is_variable(v) && !lang_tf_trace(L)) {
+    *out = lang_tf_tensor_new(L, tr_variable_read(((LangTfVariable *)v.o)->var));
+    return true;
+  }
+  if (lang_tf_is_symbolic(v)) {
+    LangTfOperand o; /* raises TypeError for a tensor of another graph */
+    if (!lang_tf_operand(L, v, TR_DTYPE_INVALID, true, &o))
+      return false;
+    lang_tf_operand_clear(&o);
+    TrTensor *t = known_value(L, v);
+    if (t) {
+      *out = lang_tf_tensor_new(L, t);
+      return true;
+    }
+  }
+  return raise_not_static(L, v, what);
 }
 
 static LangValue
-finish2(LangState *L, TrTensor *a, TrTensor *b, TrTensor *r, GError *error)
+seq_item(LangValue v, int64_t i)
 {
-  tr_tensor_unref(b);
-  return finish1(L, a, r, error);
+  return lang_is_type(v, &lang_list_type) ? ((LangList *)v.o)->items[i] : lang_tuple_get(v.o, i);
+}
+
+/* A static argument in the form the eager helpers read (lang_tf_shape_arg, lang_to_index): v
+ * itself, with symbolic tensors and Variables, also as items of a list or tuple, replaced by
+ * eager tensors of their values. A new reference; false with TypeError raised for a value not
+ * known while tracing. */
+static bool
+static_arg(LangState *L, LangValue v, const char *what, LangValue *out)
+{
+  if (is_graph_value(v))
+    return static_item(L, v, what, out);
+  bool is_list = lang_is_type(v, &lang_list_type);
+  int64_t n = is_list                             ? ((LangList *)v.o)->n
+              : lang_is_type(v, &lang_tuple_type) ? lang_tuple_len(v.o)
+                                                  : 0;
+  int64_t first = 0;
+  while (first < n && !is_graph_value(seq_item(v, first)))
+    first++;
+  if (first == n) {
+    *out = lang_incref(v);
+    return true;
+  }
+  LangValue copy = lang_tuple_new(L, n);
+  for (int64_t i = 0; i < n; i++) {
+    LangValue item = seq_item(v, i), s = lang_incref(item);
+    if (is_graph_value(item) && !static_item(L, item, what, &s)) {
+      lang_decref(copy);
+      return false;
+    }
+    lang_tuple_set(copy, i, s);
+  }
+  *out = copy;
+  return true;
+}
+
+/* An int argument (axis, depth, seed): an int or a scalar int tensor; None/UNSET give dflt. */
+static bool
+int_arg(LangState *L, LangValue v, const char *what, int64_t dflt, int64_t *out)
+{
+  if (lang_is_unset(v) || v.tag == LANG_TAG_NONE) {
+    *out = dflt;
+    return true;
+  }
+  LangValue s;
+  if (!static_arg(L, v, what, &s))
+    return false;
+  TrTensor *t = lang_tf_is_tensor(s) ? lang_tf_tensor_value(s) : NULL;
+  bool ok = true;
+  if (t && t->shape.rank == 0 && tr_dtype_is_int(t->dtype))
+    *out = tr_tensor_get_i64(t, 0);
+  else
+    ok = lang_to_index(L, s, out);
+  lang_decref(s);
+  return ok;
+}
+
+/* A float attribute (minval, on_value): a number or a scalar tensor; None/UNSET give dflt. */
+static bool
+double_arg(LangState *L, LangValue v, const char *what, double dflt, double *out)
+{
+  if (lang_is_unset(v) || v.tag == LANG_TAG_NONE) {
+    *out = dflt;
+    return true;
+  }
+  LangValue s;
+  if (!static_arg(L, v, what, &s))
+    return false;
+  bool ok = lang_to_double(L, s, out);
+  lang_decref(s);
+  return ok;
+}
+
+/* A shape argument (lang_tf_shape_arg) of a known rank. */
+static bool
+shape_arg(LangState *L, LangValue v, const char *what, TrShape *out)
+{
+  LangValue s;
+  if (!static_arg(L, v, what, &s))
+    return false;
+  bool ok = lang_tf_shape_arg(L, s, out);
+  lang_decref(s);
+  if (ok && out->rank == TR_UNKNOWN) {
+    lang_raise_str(L, &lang_exc_ValueError,
+                   "Cannot convert a partially known TensorShape <unknown> to a Tensor.");
+    return false;
+  }
+  return ok;
+}
+
+/* An axis list: None/UNSET is "all" (n = -1), an int one axis, a list or tuple several. */
+static bool
+axes_arg(LangState *L, LangValue v, const char *what, int64_t *axes, int *n)
+{
+  if (lang_is_unset(v) || v.tag == LANG_TAG_NONE) {
+    *n = -1;
+    return true;
+  }
+  LangValue s;
+  if (!static_arg(L, v, what, &s))
+    return false;
+  TrShape shape;
+  bool ok;
+  if (s.tag == LANG_TAG_INT || lang_tf_is_tensor(s) || lang_is_type(s, &lang_list_type) ||
+      lang_is_type(s, &lang_tuple_type)) {
+    ok = lang_tf_shape_arg(L, s, &shape);
+    if (ok) {
+      *n = shape.rank;
+      memcpy(axes, shape.dims, sizeof(int64_t) * (size_t)shape.rank);
+    }
+  } else {
+    ok = lang_to_index(L, s, axes) && (*n = 1);
+  }
+  lang_decref(s);
+  return ok;
+}
+
+/* A 1-D int64 tensor of a shape's dims: the `dims` input of Fill and the random ops. */
+static TrTensor *
+dims_tensor(const TrShape *shape)
+{
+  TrShape vec = tr_shape_make(1, (int64_t[]){shape->rank});
+  return tr_tensor_new_from_data(TR_INT64, &vec, shape->dims);
+}
+
+/* A shape tensor of the graph as that input; a scalar is reshaped to a vector, as
+ * lang_tf_shape_arg reads it. */
+static bool
+graph_dims_operand(LangState *L, LangValue v, LangTfOperand *out)
+{
+  LangTfOperand o;
+  if (!operand_arg(L, v, TR_DTYPE_INVALID, &o))
+    return false;
+  if (o.shape.rank != 0) {
+    *out = o;
+    return true;
+  }
+  TrAttrs attrs;
+  tr_attrs_init(&attrs);
+  attrs.axes[0] = -1;
+  attrs.n_axes = 1;
+  bool ok = lang_tf_apply_operand(L, TR_OP_RESHAPE, &o, 1, &attrs, NULL, out);
+  lang_tf_operand_clear(&o);
+  return ok;
+}
+
+/* A shape argument as that input: a static shape, or while tracing any int tensor (the op then
+ * infers a partial shape). */
+static bool
+dims_operand(LangState *L, LangValue v, const char *what, LangTfOperand *out)
+{
+  if (lang_tf_trace(L) && is_graph_value(v)) {
+    g_autoptr(TrTensor) known = lang_tf_is_symbolic(v) ? known_value(L, v) : NULL;
+    if (!known)
+      return graph_dims_operand(L, v, out);
+  }
+  TrShape s;
+  return shape_arg(L, v, what, &s) && lang_tf_operand_from_tensor(L, dims_tensor(&s), out);
 }
 
 /* ---- generated elementwise and reduction functions ----------------------------------- */
 
+/* Python's `/` as tr_truediv: integers of one dtype are cast to float64 first. The casts
+ * replace in[], which stay the caller's to clear. */
 static LangValue
-unary_fn(LangState *L, const char *fname, TrOpId op, const LangValue *args, int nargs,
-         LangObject *kwnames)
+truediv(LangState *L, LangTfOperand in[2], const char *name)
+{
+  bool ints = in[0].dtype == in[1].dtype && tr_dtype_is_int(in[0].dtype);
+  if (ints && !(cast_operand(L, &in[0], TR_FLOAT64) && cast_operand(L, &in[1], TR_FLOAT64)))
+    return LANG_EXC;
+  return lang_tf_apply(L, TR_OP_DIV, in, 2, NULL, name);
+}
+
+/* An axis in [-rank, rank) as an index in [0, rank); with an unknown rank, the axis itself. */
+static bool
+axis_index(int64_t axis, int rank, int64_t *out)
+{
+  if (rank == TR_UNKNOWN) {
+    *out = axis;
+    return true;
+  }
+  if (axis < -rank || axis >= rank)
+    return false;
+  *out = axis < 0 ? axis + rank : axis;
+  return true;
+}
+
+/* A reduction's attrs as tr_reduce fills them: axes pass unchanged, except that repeats of an
+ * axis already listed are dropped so that any number of them fits. */
+static void
+reduce_attrs(const int64_t *axes, int n_axes, int rank, bool keepdims, TrAttrs *attrs)
+{
+  tr_attrs_init(attrs);
+  attrs->keepdims = keepdims;
+  attrs->n_axes = n_axes < 0 ? -1 : 0;
+  for (int i = 0; i < n_axes; i++) {
+    int64_t axis, seen;
+    bool valid = axis_index(axes[i], rank, &axis), repeat = false;
+    for (int j = 0; valid && j < attrs->n_axes && !repeat; j++)
+      repeat = axis_index(attrs->axes[j], rank, &seen) && seen == axis;
+    if (repeat)
+      continue;
+    if (attrs->n_axes == TR_MAX_RANK)
+      attrs->n_axes--; /* only an invalid axis gets here: keep it, to report it */
+    attrs->axes[attrs->n_axes++] = axes[i];
+    if (!valid)
+      break;
+  }
+}
+
+static LangValue
+unary_fn(LangState *L, const char *fname, TrOpId op, const char *node, const LangValue *args,
+         int nargs, LangObject *kwnames)
 {
   LangValue x, name = LANG_UNSET;
   if (!lang_parse_args(L, fname, args, nargs, kwnames, "x,name=", &x, &name))
     return LANG_EXC;
-  TrTensor *t = tensor_arg(L, x, TR_DTYPE_INVALID);
-  if (!t)
-    return LANG_EXC;
-  GError *error = NULL;
-  TrTensor *r = tr_unary(op, t, &error);
-  return finish1(L, t, r, error);
+  return apply1(L, op, x, NULL, name_arg(name, node));
 }
 
 static LangValue
-binary_fn(LangState *L, const char *fname, TrOpId op, const LangValue *args, int nargs,
-          LangObject *kwnames)
+binary_fn(LangState *L, const char *fname, TrOpId op, const char *node, const LangValue *args,
+          int nargs, LangObject *kwnames)
 {
   LangValue x, y, name = LANG_UNSET;
   if (!lang_parse_args(L, fname, args, nargs, kwnames, "x,y,name=", &x, &y, &name))
     return LANG_EXC;
-  TrTensor *tx, *ty;
-  if (!tensor_pair(L, x, y, &tx, &ty))
+  LangTfOperand in[2];
+  if (!lang_tf_operand_pair(L, x, y, &in[0], &in[1]))
     return LANG_EXC;
-  GError *error = NULL;
-  TrTensor *r = op == TR_OP_DIV ? tr_truediv(tx, ty, &error) : tr_binary(op, tx, ty, &error);
-  return finish2(L, tx, ty, r, error);
+  const char *nm = name_arg(name, node);
+  LangValue r = op == TR_OP_DIV ? truediv(L, in, nm) : lang_tf_apply(L, op, in, 2, NULL, nm);
+  lang_tf_operands_clear(in, 2);
+  return r;
 }
 
 static LangValue
-reduce_fn(LangState *L, const char *fname, TrOpId op, const LangValue *args, int nargs,
-          LangObject *kwnames)
+reduce_fn(LangState *L, const char *fname, TrOpId op, const char *node, const LangValue *args,
+          int nargs, LangObject *kwnames)
 {
   LangValue x, axis = LANG_UNSET, keepdims = LANG_UNSET, name = LANG_UNSET;
   if (!lang_parse_args(L, fname, args, nargs, kwnames, "input_tensor,axis=,keepdims=,name=", &x,
@@ -319,14 +589,16 @@ reduce_fn(LangState *L, const char *fname, TrOpId op, const LangValue *args, int
   int64_t axes[TR_MAX_RANK];
   int n;
   bool keep;
-  if (!axes_arg(L, axis, axes, &n) || !bool_arg(L, keepdims, &keep))
+  if (!axes_arg(L, axis, "axis", axes, &n) || !bool_arg(L, keepdims, &keep))
     return LANG_EXC;
-  TrTensor *t = tensor_arg(L, x, TR_DTYPE_INVALID);
-  if (!t)
+  LangTfOperand o;
+  if (!operand_arg(L, x, TR_DTYPE_INVALID, &o))
     return LANG_EXC;
-  GError *error = NULL;
-  TrTensor *r = tr_reduce(op, t, axes, n, keep, &error);
-  return finish1(L, t, r, error);
+  TrAttrs attrs;
+  reduce_attrs(axes, n, o.shape.rank, keep, &attrs);
+  LangValue r = lang_tf_apply(L, op, &o, 1, &attrs, name_arg(name, node));
+  lang_tf_operand_clear(&o);
+  return r;
 }
 
 /* name, op */
@@ -344,26 +616,27 @@ reduce_fn(LangState *L, const char *fname, TrOpId op, const LangValue *args, int
   X(logical_not, LOGICAL_NOT)                                                                      \
   X(identity, IDENTITY)
 
+/* name, op, the node's default name: TF's functions name theirs "Add" where `x + y` says "add" */
 #define TF_BINARY_LIST(X)                                                                          \
-  X(add, ADD)                                                                                      \
-  X(subtract, SUB)                                                                                 \
-  X(multiply, MUL)                                                                                 \
-  X(divide, DIV)                                                                                   \
-  X(truediv, DIV)                                                                                  \
-  X(floordiv, FLOORDIV)                                                                            \
-  X(mod, MOD)                                                                                      \
-  X(floormod, MOD)                                                                                 \
-  X(pow, POW)                                                                                      \
-  X(maximum, MAXIMUM)                                                                              \
-  X(minimum, MINIMUM)                                                                              \
-  X(equal, EQUAL)                                                                                  \
-  X(not_equal, NOT_EQUAL)                                                                          \
-  X(greater, GREATER)                                                                              \
-  X(greater_equal, GREATER_EQUAL)                                                                  \
-  X(less, LESS)                                                                                    \
-  X(less_equal, LESS_EQUAL)                                                                        \
-  X(logical_and, LOGICAL_AND)                                                                      \
-  X(logical_or, LOGICAL_OR)
+  X(add, ADD, "Add")                                                                               \
+  X(subtract, SUB, "Sub")                                                                          \
+  X(multiply, MUL, "Mul")                                                                          \
+  X(divide, DIV, "truediv")                                                                        \
+  X(truediv, DIV, "truediv")                                                                       \
+  X(floordiv, FLOORDIV, "floordiv")                                                                \
+  X(mod, MOD, "FloorMod")                                                                          \
+  X(floormod, MOD, "FloorMod")                                                                     \
+  X(pow, POW, "Pow")                                                                               \
+  X(maximum, MAXIMUM, "Maximum")                                                                   \
+  X(minimum, MINIMUM, "Minimum")                                                                   \
+  X(equal, EQUAL, "Equal")                                                                         \
+  X(not_equal, NOT_EQUAL, "NotEqual")                                                              \
+  X(greater, GREATER, "Greater")                                                                   \
+  X(greater_equal, GREATER_EQUAL, "GreaterEqual")                                                  \
+  X(less, LESS, "Less")                                                                            \
+  X(less_equal, LESS_EQUAL, "LessEqual")                                                           \
+  X(logical_and, LOGICAL_AND, "LogicalAnd")                                                        \
+  X(logical_or, LOGICAL_OR, "LogicalOr")
 
 #define TF_REDUCE_LIST(X)                                                                          \
   X(reduce_sum, SUM)                                                                               \
@@ -374,45 +647,91 @@ reduce_fn(LangState *L, const char *fname, TrOpId op, const LangValue *args, int
   X(reduce_all, ALL)                                                                               \
   X(reduce_any, ANY)
 
-#define DEFINE_WRAPPER(kind, name, op)                                                             \
+#define DEFINE_WRAPPER(kind, name, op, node)                                                       \
   static LangValue tf_##name(LangState *L, LangValue self, const LangValue *args, int nargs,       \
                              LangObject *kwnames)                                                  \
   {                                                                                                \
-    return kind##_fn(L, #name, TR_OP_##op, args, nargs, kwnames);                                  \
+    return kind##_fn(L, #name, TR_OP_##op, node, args, nargs, kwnames);                            \
   }
-#define DEFINE_UNARY(name, op)  DEFINE_WRAPPER(unary, name, op)
-#define DEFINE_BINARY(name, op) DEFINE_WRAPPER(binary, name, op)
-#define DEFINE_REDUCE(name, op) DEFINE_WRAPPER(reduce, name, op)
+#define DEFINE_UNARY(name, op)        DEFINE_WRAPPER(unary, name, op, NULL)
+#define DEFINE_BINARY(name, op, node) DEFINE_WRAPPER(binary, name, op, node)
+#define DEFINE_REDUCE(name, op)       DEFINE_WRAPPER(reduce, name, op, NULL)
 TF_UNARY_LIST(DEFINE_UNARY)
 TF_BINARY_LIST(DEFINE_BINARY)
 TF_REDUCE_LIST(DEFINE_REDUCE)
 #undef DEFINE_WRAPPER
 
-#define UNARY_DEF(name, op)  {#name, tf_##name, "(x, name=None)", NULL, 0},
-#define BINARY_DEF(name, op) {#name, tf_##name, "(x, y, name=None)", NULL, 0},
+#define UNARY_DEF(name, op)        {#name, tf_##name, "(x, name=None)", NULL, 0},
+#define BINARY_DEF(name, op, node) {#name, tf_##name, "(x, y, name=None)", NULL, 0},
 #define REDUCE_DEF(name, op)                                                                       \
   {#name, tf_##name, "(input_tensor, axis=None, keepdims=False, name=None)", NULL, 0},
 
 /* ---- creation ------------------------------------------------------------------------- */
 
-/* A tensor of `shape` filled with `value` converted to `dtype`. */
+/* tf.constant's value: `t` (transfer full) cast to `dtype` and given `shape` (a single value is
+ * broadcast to it). Transfer full, or NULL with an exception raised. */
 static TrTensor *
-filled(LangState *L, const TrShape *shape, TrTensor *value, TrDType dtype)
+constant_tensor(LangState *L, TrTensor *t, TrDType dtype, LangValue shape)
 {
   GError *error = NULL;
-  TrTensor *v = value;
-  if (dtype != TR_DTYPE_INVALID && value->dtype != dtype) {
-    v = tr_cast(value, dtype, &error);
-    if (!v) {
+  if (dtype != TR_DTYPE_INVALID && t->dtype != dtype) {
+    TrTensor *c = tr_cast(t, dtype, &error);
+    tr_tensor_unref(t);
+    if (!c) {
       lang_tf_raise_error(L, error);
       return NULL;
     }
-  } else
-    tr_tensor_ref(v);
-  TrTensor *r = tr_fill(shape, v, &error);
-  tr_tensor_unref(v);
+    t = c;
+  }
+  if (lang_is_unset(shape) || shape.tag == LANG_TAG_NONE)
+    return t;
+  TrShape s;
+  if (!shape_arg(L, shape, "shape", &s)) {
+    tr_tensor_unref(t);
+    return NULL;
+  }
+  int64_t n = tr_tensor_num_elements(t), want = tr_shape_num_elements(&s);
+  TrTensor *r = NULL;
+  if (n == 1)
+    r = tr_fill(&s, t, &error);
+  else if (n == want)
+    r = tr_reshape(t, s.dims, s.rank, &error);
+  tr_tensor_unref(t);
+  if (n != 1 && n != want) {
+    lang_raise(L, &lang_exc_TypeError,
+               "Eager execution of tf.constant with unsupported shape. Tensor %s of shape "
+               "(%" G_GINT64_FORMAT ",) cannot be reshaped to shape %s",
+               "value", n, "requested");
+    return NULL;
+  }
   if (!r)
     lang_tf_raise_error(L, error);
+  return r;
+}
+
+/* tf.constant of a symbolic tensor or a Variable while tracing: an Identity of its value, or a
+ * Reshape to `shape`, after a Cast to `dtype`. */
+static LangValue
+constant_of_graph_value(LangState *L, LangValue value, TrDType dtype, LangValue shape,
+                        const char *name)
+{
+  LangTfOperand o;
+  if (!operand_arg(L, value, dtype, &o))
+    return LANG_EXC;
+  bool reshape = !lang_is_unset(shape) && shape.tag != LANG_TAG_NONE;
+  TrAttrs attrs;
+  tr_attrs_init(&attrs);
+  TrShape s;
+  LangValue r = LANG_EXC;
+  if ((dtype == TR_DTYPE_INVALID || cast_operand(L, &o, dtype)) &&
+      (!reshape || shape_arg(L, shape, "shape", &s))) {
+    if (reshape) {
+      memcpy(attrs.axes, s.dims, sizeof(int64_t) * (size_t)s.rank);
+      attrs.n_axes = s.rank;
+    }
+    r = lang_tf_apply(L, reshape ? TR_OP_RESHAPE : TR_OP_IDENTITY, &o, 1, &attrs, name);
+  }
+  lang_tf_operand_clear(&o);
   return r;
 }
 
@@ -426,40 +745,13 @@ tf_constant(LangState *L, LangValue self, const LangValue *args, int nargs, Lang
   TrDType dt;
   if (!lang_tf_dtype_arg(L, dtype, TR_DTYPE_INVALID, &dt))
     return LANG_EXC;
-  TrTensor *t = lang_tf_convert(L, value, dt, true);
-  if (!t)
-    return LANG_EXC;
-  if (dt != TR_DTYPE_INVALID && t->dtype != dt) {
-    GError *error = NULL;
-    TrTensor *c = tr_cast(t, dt, &error);
-    tr_tensor_unref(t);
-    if (!c)
-      return lang_tf_raise_error(L, error);
-    t = c;
-  }
-  if (lang_is_unset(shape) || shape.tag == LANG_TAG_NONE)
-    return lang_tf_tensor_new(L, t);
-  TrShape s;
-  if (!lang_tf_shape_arg(L, shape, &s)) {
-    tr_tensor_unref(t);
-    return LANG_EXC;
-  }
-  int64_t n = tr_tensor_num_elements(t), want = tr_shape_num_elements(&s);
-  if (n == 1) {
-    TrTensor *r = filled(L, &s, t, TR_DTYPE_INVALID);
-    tr_tensor_unref(t);
-    return lang_tf_tensor_new(L, r);
-  }
-  if (n != want) {
-    tr_tensor_unref(t);
-    return lang_raise(L, &lang_exc_TypeError,
-                      "Eager execution of tf.constant with unsupported shape. Tensor %s of shape "
-                      "(%" G_GINT64_FORMAT ",) cannot be reshaped to shape %s",
-                      "value", n, "requested");
-  }
-  GError *error = NULL;
-  TrTensor *r = tr_reshape(t, s.dims, s.rank, &error);
-  return finish1(L, t, r, error);
+  if (lang_tf_is_symbolic(value) || (lang_tf_is_variable(value) && lang_tf_trace(L)))
+    return constant_of_graph_value(L, value, dt, shape, name_arg(name, NULL));
+  TrTensor *t = lang_tf_is_variable(value) ? tr_variable_read(((LangTfVariable *)value.o)->var)
+                                           : lang_tf_convert(L, value, dt, true);
+  if (t)
+    t = constant_tensor(L, t, dt, shape);
+  return constant_value(L, t, name_arg(name, NULL));
 }
 
 static LangValue
@@ -474,11 +766,13 @@ tf_convert_to_tensor(LangState *L, LangValue self, const LangValue *args, int na
   if (!lang_tf_dtype_arg(L, dtype, TR_DTYPE_INVALID, &dt) ||
       !lang_tf_dtype_arg(L, hint, TR_DTYPE_INVALID, &dh))
     return LANG_EXC;
-  if (dt != TR_DTYPE_INVALID)
-    return lang_tf_tensor_new(L, lang_tf_convert(L, value, dt, false));
-  return lang_tf_tensor_new(L, lang_tf_convert(L, value, dh, true));
+  LangTfOperand o;
+  bool ok = dt != TR_DTYPE_INVALID ? lang_tf_operand(L, value, dt, false, &o)
+                                   : lang_tf_operand(L, value, dh, true, &o);
+  return ok ? lang_tf_operand_to_value(L, &o) : LANG_EXC;
 }
 
+/* tf.zeros and tf.ones: Fill of `value` converted to the dtype. */
 static LangValue
 fill_value_fn(LangState *L, const char *fname, double value, const LangValue *args, int nargs,
               LangObject *kwnames)
@@ -486,14 +780,29 @@ fill_value_fn(LangState *L, const char *fname, double value, const LangValue *ar
   LangValue shape, dtype = LANG_UNSET, name = LANG_UNSET;
   if (!lang_parse_args(L, fname, args, nargs, kwnames, "shape,dtype=,name=", &shape, &dtype, &name))
     return LANG_EXC;
-  TrShape s;
+  LangTfOperand in[2];
   TrDType dt;
-  if (!lang_tf_shape_arg(L, shape, &s) || !lang_tf_dtype_arg(L, dtype, TR_FLOAT32, &dt))
+  if (!dims_operand(L, shape, "shape", &in[0]))
     return LANG_EXC;
+  if (!lang_tf_dtype_arg(L, dtype, TR_FLOAT32, &dt)) {
+    lang_tf_operand_clear(&in[0]);
+    return LANG_EXC;
+  }
+  GError *error = NULL;
   TrTensor *v = dt == TR_STRING ? tr_tensor_new_string("", 0) : tr_tensor_new_float64(value);
-  TrTensor *r = filled(L, &s, v, dt);
-  tr_tensor_unref(v);
-  return lang_tf_tensor_new(L, r);
+  if (v->dtype != dt) {
+    TrTensor *c = tr_cast(v, dt, &error);
+    tr_tensor_unref(v);
+    v = c;
+  }
+  if (!v) {
+    lang_tf_operand_clear(&in[0]);
+    return lang_tf_raise_error(L, error);
+  }
+  lang_tf_operand_from_tensor(L, v, &in[1]);
+  LangValue r = lang_tf_apply(L, TR_OP_FILL, in, 2, NULL, name_arg(name, fname));
+  lang_tf_operands_clear(in, 2);
+  return r;
 }
 
 static LangValue
@@ -514,15 +823,16 @@ tf_fill(LangState *L, LangValue self, const LangValue *args, int nargs, LangObje
   LangValue dims, value, name = LANG_UNSET;
   if (!lang_parse_args(L, "fill", args, nargs, kwnames, "dims,value,name=", &dims, &value, &name))
     return LANG_EXC;
-  TrShape s;
-  if (!lang_tf_shape_arg(L, dims, &s))
+  LangTfOperand in[2];
+  if (!dims_operand(L, dims, "dims", &in[0]))
     return LANG_EXC;
-  TrTensor *v = tensor_arg(L, value, TR_DTYPE_INVALID);
-  if (!v)
+  if (!operand_arg(L, value, TR_DTYPE_INVALID, &in[1])) {
+    lang_tf_operand_clear(&in[0]);
     return LANG_EXC;
-  TrTensor *r = filled(L, &s, v, TR_DTYPE_INVALID);
-  tr_tensor_unref(v);
-  return lang_tf_tensor_new(L, r);
+  }
+  LangValue r = lang_tf_apply(L, TR_OP_FILL, in, 2, NULL, name_arg(name, NULL));
+  lang_tf_operands_clear(in, 2);
+  return r;
 }
 
 static LangValue
@@ -535,17 +845,16 @@ like_fn(LangState *L, const char *fname, TrOpId op, const LangValue *args, int n
   TrDType dt;
   if (!lang_tf_dtype_arg(L, dtype, TR_DTYPE_INVALID, &dt))
     return LANG_EXC;
-  TrTensor *t = tensor_arg(L, input, TR_DTYPE_INVALID);
-  if (!t)
+  LangTfOperand o, r;
+  if (!operand_arg(L, input, TR_DTYPE_INVALID, &o))
     return LANG_EXC;
-  GError *error = NULL;
-  TrTensor *r = tr_unary(op, t, &error);
-  if (r && dt != TR_DTYPE_INVALID && dt != r->dtype) {
-    TrTensor *c = tr_cast(r, dt, &error);
-    tr_tensor_unref(r);
-    r = c;
+  bool ok = lang_tf_apply_operand(L, op, &o, 1, NULL, name_arg(name, NULL), &r);
+  lang_tf_operand_clear(&o);
+  if (ok && dt != TR_DTYPE_INVALID && !cast_operand(L, &r, dt)) {
+    lang_tf_operand_clear(&r);
+    ok = false;
   }
-  return finish1(L, t, r, error);
+  return ok ? lang_tf_operand_to_value(L, &r) : LANG_EXC;
 }
 
 static LangValue
@@ -595,35 +904,22 @@ tf_range(LangState *L, LangValue self, const LangValue *args, int nargs, LangObj
   if (lang_is_unset(delta))
     delta = lang_int(1);
   LangValue vals[3] = {start, limit, delta};
-  TrTensor *in[3] = {NULL, NULL, NULL};
+  LangTfOperand in[3];
+  memset(in, 0, sizeof in);
   TrDType widest = TR_INT32;
   bool ok = true;
   for (int i = 0; ok && i < 3; i++) {
-    ok = (in[i] = tensor_arg(L, vals[i], dt)) != NULL;
-    if (ok && range_rank(in[i]->dtype) > range_rank(widest))
-      widest = in[i]->dtype;
+    ok = operand_arg(L, vals[i], dt, &in[i]);
+    if (ok && range_rank(in[i].dtype) > range_rank(widest))
+      widest = in[i].dtype;
   }
   if (dt == TR_DTYPE_INVALID)
     dt = widest;
-  GError *error = NULL;
-  for (int i = 0; ok && i < 3; i++) {
-    if (in[i]->dtype == dt)
-      continue;
-    TrTensor *c = tr_cast(in[i], dt, &error);
-    tr_tensor_unref(in[i]);
-    in[i] = c;
-    if (!c) {
-      lang_tf_raise_error(L, error);
-      ok = false;
-    }
-  }
-  TrTensor *r = NULL;
-  if (ok && !(r = tr_range(in[0], in[1], in[2], &error)))
-    lang_tf_raise_error(L, error);
-  for (int i = 0; i < 3; i++)
-    if (in[i])
-      tr_tensor_unref(in[i]);
-  return ok ? lang_tf_tensor_new(L, r) : LANG_EXC;
+  for (int i = 0; ok && i < 3; i++)
+    ok = cast_operand(L, &in[i], dt);
+  LangValue r = ok ? lang_tf_apply(L, TR_OP_RANGE, in, 3, NULL, name_arg(name, NULL)) : LANG_EXC;
+  lang_tf_operands_clear(in, 3);
+  return r;
 }
 
 static LangValue
@@ -634,14 +930,13 @@ tf_eye(LangState *L, LangValue self, const LangValue *args, int nargs, LangObjec
                        "num_rows,num_columns=,batch_shape=,dtype=,name=", &rows, &cols, &batch,
                        &dtype, &name))
     return LANG_EXC;
-  int64_t r, c;
-  TrDType dt;
-  if (!int_arg(L, rows, 0, &r) || !int_arg(L, cols, -1, &c) ||
-      !lang_tf_dtype_arg(L, dtype, TR_FLOAT32, &dt))
+  TrAttrs attrs;
+  tr_attrs_init(&attrs);
+  if (!int_arg(L, rows, "num_rows", 0, &attrs.num_rows) ||
+      !int_arg(L, cols, "num_columns", -1, &attrs.num_columns) ||
+      !lang_tf_dtype_arg(L, dtype, TR_FLOAT32, &attrs.dtype))
     return LANG_EXC;
-  GError *error = NULL;
-  TrTensor *t = tr_eye(r, c, dt, &error);
-  return lang_tf_result(L, t, error);
+  return lang_tf_apply(L, TR_OP_EYE, NULL, 0, &attrs, name_arg(name, NULL));
 }
 
 static LangValue
@@ -651,19 +946,16 @@ tf_linspace(LangState *L, LangValue self, const LangValue *args, int nargs, Lang
   if (!lang_parse_args(L, "linspace", args, nargs, kwnames, "start,stop,num,name=,axis=", &start,
                        &stop, &num, &name, &axis))
     return LANG_EXC;
-  TrTensor *ta, *tb;
-  if (!tensor_pair(L, start, stop, &ta, &tb))
+  LangTfOperand in[3];
+  if (!lang_tf_operand_pair(L, start, stop, &in[0], &in[1]))
     return LANG_EXC;
-  TrTensor *tn = tensor_arg(L, num, TR_INT32);
-  GError *error = NULL;
-  TrTensor *r = tn ? tr_linspace(ta, tb, tn, &error) : NULL;
-  if (!tn) {
-    tr_tensor_unref(ta);
-    tr_tensor_unref(tb);
+  if (!operand_arg(L, num, TR_INT32, &in[2])) {
+    lang_tf_operands_clear(in, 2);
     return LANG_EXC;
   }
-  tr_tensor_unref(tn);
-  return finish2(L, ta, tb, r, error);
+  LangValue r = lang_tf_apply(L, TR_OP_LINSPACE, in, 3, NULL, name_arg(name, NULL));
+  lang_tf_operands_clear(in, 3);
+  return r;
 }
 
 static LangValue
@@ -672,15 +964,19 @@ tf_cast(LangState *L, LangValue self, const LangValue *args, int nargs, LangObje
   LangValue x, dtype, name = LANG_UNSET;
   if (!lang_parse_args(L, "cast", args, nargs, kwnames, "x,dtype,name=", &x, &dtype, &name))
     return LANG_EXC;
-  TrDType dt;
-  if (!lang_tf_dtype_arg(L, dtype, TR_DTYPE_INVALID, &dt))
+  TrAttrs attrs;
+  tr_attrs_init(&attrs);
+  if (!lang_tf_dtype_arg(L, dtype, TR_DTYPE_INVALID, &attrs.dtype))
     return LANG_EXC;
-  TrTensor *t = tensor_arg(L, x, TR_DTYPE_INVALID);
-  if (!t)
+  LangTfOperand o;
+  if (!operand_arg(L, x, TR_DTYPE_INVALID, &o))
     return LANG_EXC;
-  GError *error = NULL;
-  TrTensor *r = tr_cast(t, dt, &error);
-  return finish1(L, t, r, error);
+  /* While tracing, a tensor of the dtype already is the result, as tf.cast adds no op then. */
+  if (lang_tf_trace(L) && o.dtype == attrs.dtype)
+    return lang_tf_operand_to_value(L, &o);
+  LangValue r = lang_tf_apply(L, TR_OP_CAST, &o, 1, &attrs, name_arg(name, NULL));
+  lang_tf_operand_clear(&o);
+  return r;
 }
 
 /* ---- linear algebra, shapes, selection --------------------------------------------------- */
@@ -692,15 +988,21 @@ tf_matmul(LangState *L, LangValue self, const LangValue *args, int nargs, LangOb
   if (!lang_parse_args(L, "matmul", args, nargs, kwnames, "a,b,transpose_a=,transpose_b=,name=", &a,
                        &b, &ta_v, &tb_v, &name))
     return LANG_EXC;
-  bool tra, trb;
-  if (!bool_arg(L, ta_v, &tra) || !bool_arg(L, tb_v, &trb))
+  TrAttrs attrs;
+  tr_attrs_init(&attrs);
+  if (!bool_arg(L, ta_v, &attrs.transpose_a) || !bool_arg(L, tb_v, &attrs.transpose_b))
     return LANG_EXC;
-  TrTensor *ta, *tb;
-  if (!tensor_pair(L, a, b, &ta, &tb))
+  LangTfOperand in[2];
+  if (!lang_tf_operand_pair(L, a, b, &in[0], &in[1]))
     return LANG_EXC;
-  GError *error = NULL;
-  TrTensor *r = tr_matmul(ta, tb, tra, trb, &error);
-  return finish2(L, ta, tb, r, error);
+  /* tf.matmul's choice: MatMul for matrices, BatchMatMulV2 once either input has batch dims (or
+   * may have: an unknown rank). */
+  int ra = in[0].shape.rank, rb = in[1].shape.rank;
+  bool batch = ra > 2 || rb > 2 || ra == TR_UNKNOWN || rb == TR_UNKNOWN;
+  LangValue r = lang_tf_apply(L, batch ? TR_OP_BATCH_MATMUL : TR_OP_MATMUL, in, 2, &attrs,
+                              name_arg(name, NULL));
+  lang_tf_operands_clear(in, 2);
+  return r;
 }
 
 static LangValue
@@ -711,16 +1013,12 @@ arg_fn(LangState *L, const char *fname, TrOpId op, const LangValue *args, int na
   if (!lang_parse_args(L, fname, args, nargs, kwnames, "input,axis=,output_type=,name=", &x, &axis,
                        &out, &name))
     return LANG_EXC;
-  int64_t ax;
-  TrDType dt;
-  if (!int_arg(L, axis, 0, &ax) || !lang_tf_dtype_arg(L, out, TR_INT64, &dt))
+  TrAttrs attrs;
+  tr_attrs_init(&attrs);
+  if (!int_arg(L, axis, "axis", 0, &attrs.axis) ||
+      !lang_tf_dtype_arg(L, out, TR_INT64, &attrs.dtype))
     return LANG_EXC;
-  TrTensor *t = tensor_arg(L, x, TR_DTYPE_INVALID);
-  if (!t)
-    return LANG_EXC;
-  GError *error = NULL;
-  TrTensor *r = tr_arg_reduce(op, t, ax, dt, &error);
-  return finish1(L, t, r, error);
+  return apply1(L, op, x, &attrs, name_arg(name, NULL));
 }
 
 static LangValue
@@ -742,16 +1040,11 @@ tf_transpose(LangState *L, LangValue self, const LangValue *args, int nargs, Lan
   if (!lang_parse_args(L, "transpose", args, nargs, kwnames, "a,perm=,conjugate=,name=", &a, &perm,
                        &conj, &name))
     return LANG_EXC;
-  int64_t axes[TR_MAX_RANK];
-  int n;
-  if (!axes_arg(L, perm, axes, &n))
+  TrAttrs attrs;
+  tr_attrs_init(&attrs);
+  if (!axes_arg(L, perm, "perm", attrs.axes, &attrs.n_axes))
     return LANG_EXC;
-  TrTensor *t = tensor_arg(L, a, TR_DTYPE_INVALID);
-  if (!t)
-    return LANG_EXC;
-  GError *error = NULL;
-  TrTensor *r = tr_transpose(t, n < 0 ? NULL : axes, n, &error);
-  return finish1(L, t, r, error);
+  return apply1(L, TR_OP_TRANSPOSE, a, &attrs, name_arg(name, NULL));
 }
 
 static LangValue
@@ -761,14 +1054,13 @@ tf_reshape(LangState *L, LangValue self, const LangValue *args, int nargs, LangO
   if (!lang_parse_args(L, "reshape", args, nargs, kwnames, "tensor,shape,name=", &x, &shape, &name))
     return LANG_EXC;
   TrShape s;
-  if (!lang_tf_shape_arg(L, shape, &s))
+  if (!shape_arg(L, shape, "shape", &s))
     return LANG_EXC;
-  TrTensor *t = tensor_arg(L, x, TR_DTYPE_INVALID);
-  if (!t)
-    return LANG_EXC;
-  GError *error = NULL;
-  TrTensor *r = tr_reshape(t, s.dims, s.rank, &error);
-  return finish1(L, t, r, error);
+  TrAttrs attrs;
+  tr_attrs_init(&attrs);
+  memcpy(attrs.axes, s.dims, sizeof(int64_t) * (size_t)s.rank);
+  attrs.n_axes = s.rank;
+  return apply1(L, TR_OP_RESHAPE, x, &attrs, name_arg(name, NULL));
 }
 
 static LangValue
@@ -779,24 +1071,25 @@ join_fn(LangState *L, const char *fname, bool stack, const LangValue *args, int 
   if (!lang_parse_args(L, fname, args, nargs, kwnames,
                        stack ? "values,axis=,name=" : "values,axis,name=", &values, &axis, &name))
     return LANG_EXC;
-  int64_t ax;
-  if (!int_arg(L, axis, 0, &ax))
+  TrAttrs attrs;
+  tr_attrs_init(&attrs);
+  if (!int_arg(L, axis, "axis", 0, &attrs.axis))
     return LANG_EXC;
-  TrTensor **items;
-  int n = tensor_list_arg(L, values, &items);
+  LangTfOperand *items;
+  int n = operand_list_arg(L, values, &items);
   if (n < 0)
     return LANG_EXC;
   if (n == 0) {
-    g_free(items);
+    operand_list_free(items, 0);
     return lang_raise(
         L, &lang_exc_ValueError,
         "List argument 'values' to '%s' Op with length 0 shorter than minimum length %d.",
         stack ? "Pack" : "ConcatV2", stack ? 1 : 2);
   }
-  GError *error = NULL;
-  TrTensor *r = stack ? tr_stack(items, n, ax, &error) : tr_concat(items, n, ax, &error);
-  tensor_list_free(items, n);
-  return lang_tf_result(L, r, error);
+  LangValue r =
+      lang_tf_apply(L, stack ? TR_OP_STACK : TR_OP_CONCAT, items, n, &attrs, name_arg(name, NULL));
+  operand_list_free(items, n);
+  return r;
 }
 
 static LangValue
@@ -817,16 +1110,14 @@ tf_squeeze(LangState *L, LangValue self, const LangValue *args, int nargs, LangO
   LangValue x, axis = LANG_UNSET, name = LANG_UNSET;
   if (!lang_parse_args(L, "squeeze", args, nargs, kwnames, "input,axis=,name=", &x, &axis, &name))
     return LANG_EXC;
-  int64_t axes[TR_MAX_RANK];
+  TrAttrs attrs;
+  tr_attrs_init(&attrs);
   int n;
-  if (!axes_arg(L, axis, axes, &n))
+  if (!axes_arg(L, axis, "axis", attrs.axes, &n))
     return LANG_EXC;
-  TrTensor *t = tensor_arg(L, x, TR_DTYPE_INVALID);
-  if (!t)
-    return LANG_EXC;
-  GError *error = NULL;
-  TrTensor *r = tr_squeeze(t, n < 0 ? NULL : axes, n < 0 ? 0 : n, &error);
-  return finish1(L, t, r, error);
+  if (n > 0) /* none listed squeezes every size-1 dimension */
+    attrs.n_axes = n;
+  return apply1(L, TR_OP_SQUEEZE, x, &attrs, name_arg(name, NULL));
 }
 
 static LangValue
@@ -836,15 +1127,11 @@ tf_expand_dims(LangState *L, LangValue self, const LangValue *args, int nargs, L
   if (!lang_parse_args(L, "expand_dims", args, nargs, kwnames, "input,axis,name=", &x, &axis,
                        &name))
     return LANG_EXC;
-  int64_t ax;
-  if (!int_arg(L, axis, 0, &ax))
+  TrAttrs attrs;
+  tr_attrs_init(&attrs);
+  if (!int_arg(L, axis, "axis", 0, &attrs.axis))
     return LANG_EXC;
-  TrTensor *t = tensor_arg(L, x, TR_DTYPE_INVALID);
-  if (!t)
-    return LANG_EXC;
-  GError *error = NULL;
-  TrTensor *r = tr_expand_dims(t, ax, &error);
-  return finish1(L, t, r, error);
+  return apply1(L, TR_OP_EXPAND_DIMS, x, &attrs, name_arg(name, NULL));
 }
 
 static LangValue
@@ -858,18 +1145,16 @@ tf_where(LangState *L, LangValue self, const LangValue *args, int nargs, LangObj
     return lang_raise_str(
         L, &lang_tf_exc_UnimplementedError,
         "tf.where with only a condition (coordinates of true elements) is not supported yet");
-  TrTensor *tc = tensor_arg(L, cond, TR_BOOL);
-  if (!tc)
+  LangTfOperand in[3];
+  if (!operand_arg(L, cond, TR_BOOL, &in[0]))
     return LANG_EXC;
-  TrTensor *tx, *ty;
-  if (!tensor_pair(L, x, y, &tx, &ty)) {
-    tr_tensor_unref(tc);
+  if (!lang_tf_operand_pair(L, x, y, &in[1], &in[2])) {
+    lang_tf_operand_clear(&in[0]);
     return LANG_EXC;
   }
-  GError *error = NULL;
-  TrTensor *r = tr_where(tc, tx, ty, &error);
-  tr_tensor_unref(tc);
-  return finish2(L, tx, ty, r, error);
+  LangValue r = lang_tf_apply(L, TR_OP_SELECT, in, 3, NULL, name_arg(name, NULL));
+  lang_tf_operands_clear(in, 3);
+  return r;
 }
 
 static LangValue
@@ -880,21 +1165,14 @@ tf_clip_by_value(LangState *L, LangValue self, const LangValue *args, int nargs,
   if (!lang_parse_args(L, "clip_by_value", args, nargs, kwnames,
                        "t,clip_value_min,clip_value_max,name=", &x, &lo, &hi, &name))
     return LANG_EXC;
-  TrTensor *t = tensor_arg(L, x, TR_DTYPE_INVALID);
-  if (!t)
-    return LANG_EXC;
-  TrTensor *tl = tensor_arg(L, lo, t->dtype);
-  TrTensor *th = tl ? tensor_arg(L, hi, t->dtype) : NULL;
-  if (!th) {
-    tr_tensor_unref(t);
-    if (tl)
-      tr_tensor_unref(tl);
-    return LANG_EXC;
-  }
-  GError *error = NULL;
-  TrTensor *r = tr_clip_by_value(t, tl, th, &error);
-  tr_tensor_unref(tl);
-  return finish2(L, t, th, r, error);
+  LangTfOperand in[3];
+  memset(in, 0, sizeof in);
+  bool ok = operand_arg(L, x, TR_DTYPE_INVALID, &in[0]) &&
+            operand_arg(L, lo, in[0].dtype, &in[1]) && operand_arg(L, hi, in[0].dtype, &in[2]);
+  LangValue r =
+      ok ? lang_tf_apply(L, TR_OP_CLIP_BY_VALUE, in, 3, NULL, name_arg(name, NULL)) : LANG_EXC;
+  lang_tf_operands_clear(in, 3);
+  return r;
 }
 
 static LangValue
@@ -906,22 +1184,15 @@ tf_one_hot(LangState *L, LangValue self, const LangValue *args, int nargs, LangO
                        "indices,depth,on_value=,off_value=,axis=,dtype=,name=", &ind, &depth, &on,
                        &off, &axis, &dtype, &name))
     return LANG_EXC;
-  int64_t d, ax;
-  double onv = 1, offv = 0;
-  TrDType dflt = on.tag == LANG_TAG_INT ? TR_INT32 : TR_FLOAT32, dt;
-  if (!int_arg(L, depth, 0, &d) || !int_arg(L, axis, -1, &ax) ||
-      !lang_tf_dtype_arg(L, dtype, dflt, &dt))
+  TrAttrs attrs;
+  tr_attrs_init(&attrs);
+  TrDType dflt = on.tag == LANG_TAG_INT ? TR_INT32 : TR_FLOAT32;
+  if (!int_arg(L, depth, "depth", 0, &attrs.depth) || !int_arg(L, axis, "axis", -1, &attrs.axis) ||
+      !lang_tf_dtype_arg(L, dtype, dflt, &attrs.dtype) ||
+      !double_arg(L, on, "on_value", 1, &attrs.on_value) ||
+      !double_arg(L, off, "off_value", 0, &attrs.off_value))
     return LANG_EXC;
-  if (!lang_is_unset(on) && on.tag != LANG_TAG_NONE && !lang_to_double(L, on, &onv))
-    return LANG_EXC;
-  if (!lang_is_unset(off) && off.tag != LANG_TAG_NONE && !lang_to_double(L, off, &offv))
-    return LANG_EXC;
-  TrTensor *t = tensor_arg(L, ind, TR_DTYPE_INVALID);
-  if (!t)
-    return LANG_EXC;
-  GError *error = NULL;
-  TrTensor *r = tr_one_hot(t, d, onv, offv, ax, dt, &error);
-  return finish1(L, t, r, error);
+  return apply1(L, TR_OP_ONE_HOT, ind, &attrs, name_arg(name, NULL));
 }
 
 static LangValue
@@ -933,22 +1204,47 @@ tf_gather(LangState *L, LangValue self, const LangValue *args, int nargs, LangOb
                        "params,indices,validate_indices=,axis=,batch_dims=,name=", &params,
                        &indices, &validate, &axis, &batch, &name))
     return LANG_EXC;
-  int64_t ax;
-  if (!int_arg(L, axis, 0, &ax))
+  TrAttrs attrs;
+  tr_attrs_init(&attrs);
+  if (!int_arg(L, axis, "axis", 0, &attrs.axis))
     return LANG_EXC;
-  TrTensor *tp = tensor_arg(L, params, TR_DTYPE_INVALID);
-  if (!tp)
+  LangTfOperand in[2];
+  if (!operand_arg(L, params, TR_DTYPE_INVALID, &in[0]))
     return LANG_EXC;
-  TrTensor *ti = tensor_arg(L, indices, TR_DTYPE_INVALID);
-  if (!ti) {
-    tr_tensor_unref(tp);
+  if (!operand_arg(L, indices, TR_DTYPE_INVALID, &in[1])) {
+    lang_tf_operand_clear(&in[0]);
     return LANG_EXC;
   }
-  GError *error = NULL;
-  TrTensor *r = tr_gather(tp, ti, ax, &error);
-  return finish2(L, tp, ti, r, error);
+  LangValue r = lang_tf_apply(L, TR_OP_GATHER, in, 2, &attrs, name_arg(name, NULL));
+  lang_tf_operands_clear(in, 2);
+  return r;
 }
 
+/* The static shape of a tensor-like: a Variable's, a symbolic tensor's (possibly partial), or
+ * that of the tensor a Python value converts to. */
+static bool
+shape_of_arg(LangState *L, LangValue v, TrShape *out)
+{
+  if (lang_tf_is_variable(v))
+    return lang_tf_shape_of(v, out);
+  if (lang_tf_is_symbolic(v)) {
+    LangTfOperand o; /* raises TypeError for a tensor of another graph */
+    if (!lang_tf_operand(L, v, TR_DTYPE_INVALID, true, &o))
+      return false;
+    *out = o.shape;
+    lang_tf_operand_clear(&o);
+    return true;
+  }
+  TrTensor *t = lang_tf_convert(L, v, TR_DTYPE_INVALID, true);
+  if (!t)
+    return false;
+  *out = t->shape;
+  tr_tensor_unref(t);
+  return true;
+}
+
+/* tf.shape: computed here from the static shape (a Const node while tracing, which needs it
+ * fully known). */
 static LangValue
 tf_shape(LangState *L, LangValue self, const LangValue *args, int nargs, LangObject *kwnames)
 {
@@ -956,22 +1252,26 @@ tf_shape(LangState *L, LangValue self, const LangValue *args, int nargs, LangObj
   if (!lang_parse_args(L, "shape", args, nargs, kwnames, "input,out_type=,name=", &x, &out, &name))
     return LANG_EXC;
   TrDType dt;
-  if (!lang_tf_dtype_arg(L, out, TR_INT32, &dt))
+  TrShape shape;
+  if (!lang_tf_dtype_arg(L, out, TR_INT32, &dt) || !shape_of_arg(L, x, &shape))
     return LANG_EXC;
-  TrTensor *t = tensor_arg(L, x, TR_DTYPE_INVALID);
-  if (!t)
-    return LANG_EXC;
-  int64_t n = t->shape.rank;
+  if (!tr_shape_is_fully_defined(&shape)) {
+    g_autofree char *text = tr_shape_to_string(&shape);
+    return lang_raise(L, &lang_tf_exc_UnimplementedError,
+                      "tf.shape of a tensor of shape %s, not fully known while tracing, is not "
+                      "supported yet",
+                      text);
+  }
+  int64_t n = shape.rank;
   TrShape s = tr_shape_make(1, &n);
   TrTensor *r = tr_tensor_new(dt, &s);
-  for (int i = 0; i < t->shape.rank; i++) {
+  for (int i = 0; i < shape.rank; i++) {
     if (dt == TR_INT64)
-      ((int64_t *)tr_tensor_data(r))[i] = t->shape.dims[i];
+      ((int64_t *)tr_tensor_data(r))[i] = shape.dims[i];
     else
-      ((int32_t *)tr_tensor_data(r))[i] = (int32_t)t->shape.dims[i];
+      ((int32_t *)tr_tensor_data(r))[i] = (int32_t)shape.dims[i];
   }
-  tr_tensor_unref(t);
-  return lang_tf_tensor_new(L, r);
+  return constant_value(L, r, name_arg(name, "Shape"));
 }
 
 /* ---- tf.nn --------------------------------------------------------------------------- */
@@ -982,12 +1282,7 @@ tf_relu(LangState *L, LangValue self, const LangValue *args, int nargs, LangObje
   LangValue x, name = LANG_UNSET;
   if (!lang_parse_args(L, "relu", args, nargs, kwnames, "features,name=", &x, &name))
     return LANG_EXC;
-  TrTensor *t = tensor_arg(L, x, TR_DTYPE_INVALID);
-  if (!t)
-    return LANG_EXC;
-  GError *error = NULL;
-  TrTensor *r = tr_unary(TR_OP_RELU, t, &error);
-  return finish1(L, t, r, error);
+  return apply1(L, TR_OP_RELU, x, NULL, name_arg(name, NULL));
 }
 
 static LangValue
@@ -996,15 +1291,11 @@ tf_softmax(LangState *L, LangValue self, const LangValue *args, int nargs, LangO
   LangValue x, axis = LANG_UNSET, name = LANG_UNSET;
   if (!lang_parse_args(L, "softmax", args, nargs, kwnames, "logits,axis=,name=", &x, &axis, &name))
     return LANG_EXC;
-  int64_t ax;
-  if (!int_arg(L, axis, -1, &ax))
+  TrAttrs attrs;
+  tr_attrs_init(&attrs);
+  if (!int_arg(L, axis, "axis", -1, &attrs.axis))
     return LANG_EXC;
-  TrTensor *t = tensor_arg(L, x, TR_DTYPE_INVALID);
-  if (!t)
-    return LANG_EXC;
-  GError *error = NULL;
-  TrTensor *r = tr_softmax(t, ax, &error);
-  return finish1(L, t, r, error);
+  return apply1(L, TR_OP_SOFTMAX, x, &attrs, name_arg(name, NULL));
 }
 
 /* conv2d strides: an int, [s], [sh, sw] or [1, sh, sw, 1]. */
@@ -1012,7 +1303,7 @@ static bool
 conv_strides_arg(LangState *L, LangValue v, int64_t strides[2])
 {
   TrShape s;
-  if (!lang_tf_shape_arg(L, v, &s))
+  if (!shape_arg(L, v, "strides", &s))
     return false;
   if (s.rank == 1)
     strides[0] = strides[1] = s.dims[0];
@@ -1035,24 +1326,24 @@ tf_conv2d(LangState *L, LangValue self, const LangValue *args, int nargs, LangOb
                        "input,filters,strides,padding,data_format=,dilations=,name=", &x, &filters,
                        &strides, &padding, &fmt, &dil, &name))
     return LANG_EXC;
-  int64_t st[2];
-  if (!conv_strides_arg(L, strides, st))
+  TrAttrs attrs;
+  tr_attrs_init(&attrs);
+  if (!conv_strides_arg(L, strides, attrs.strides))
     return LANG_EXC;
-  TrPadding pad;
   const char *p = lang_str_text(padding);
   if (g_ascii_strcasecmp(p, "VALID") == 0)
-    pad = TR_PADDING_VALID;
+    attrs.padding = TR_PADDING_VALID;
   else if (g_ascii_strcasecmp(p, "SAME") == 0)
-    pad = TR_PADDING_SAME;
+    attrs.padding = TR_PADDING_SAME;
   else
     return lang_raise(L, &lang_exc_ValueError,
                       "padding must be one of SAME, VALID, EXPLICIT. Received: padding=%s", p);
-  TrTensor *tx, *tf_;
-  if (!tensor_pair(L, x, filters, &tx, &tf_))
+  LangTfOperand in[2];
+  if (!lang_tf_operand_pair(L, x, filters, &in[0], &in[1]))
     return LANG_EXC;
-  GError *error = NULL;
-  TrTensor *r = tr_conv2d(tx, tf_, st, pad, &error);
-  return finish2(L, tx, tf_, r, error);
+  LangValue r = lang_tf_apply(L, TR_OP_CONV2D, in, 2, &attrs, name_arg(name, NULL));
+  lang_tf_operands_clear(in, 2);
+  return r;
 }
 
 /* ---- tf.random: a per-session seed and op counter ------------------------------------ */
@@ -1070,6 +1361,29 @@ static LangType random_state_type = {
     .flags = LANG_TYPE_ABSTRACT_NEW,
 };
 
+/* The attrs of a random op but its counter: dtype, the two parameters (minval and maxval, or
+ * mean and stddev) and the op seed. */
+static bool
+random_attrs(LangState *L, bool normal, LangValue dtype, LangValue seed, LangValue a, LangValue b,
+             TrAttrs *attrs)
+{
+  tr_attrs_init(attrs);
+  int64_t op_seed;
+  if (!lang_tf_dtype_arg(L, dtype, TR_FLOAT32, &attrs->dtype) ||
+      !int_arg(L, seed, "seed", 0, &op_seed) ||
+      !double_arg(L, a, normal ? "mean" : "minval", 0, &attrs->minval) ||
+      !double_arg(L, b, normal ? "stddev" : "maxval", 1, &attrs->maxval))
+    return false;
+  attrs->seed = (uint64_t)op_seed;
+  bool b_given = !lang_is_unset(b) && b.tag != LANG_TAG_NONE;
+  if (!normal && tr_dtype_is_int(attrs->dtype) && !b_given) {
+    lang_raise(L, &lang_exc_ValueError, "Must specify maxval for integer dtype <dtype: '%s'>",
+               tr_dtype_name(attrs->dtype));
+    return false;
+  }
+  return true;
+}
+
 static LangValue
 random_fn(LangState *L, LangValue self, bool normal, const LangValue *args, int nargs,
           LangObject *kwnames)
@@ -1081,28 +1395,21 @@ random_fn(LangState *L, LangValue self, bool normal, const LangValue *args, int 
   if (!lang_parse_args(L, normal ? "normal" : "uniform", args, nargs, kwnames, spec, &shape, &a, &b,
                        &dtype, &seed, &name))
     return LANG_EXC;
-  TrShape s;
-  TrDType dt;
-  int64_t op_seed;
-  if (!lang_tf_shape_arg(L, shape, &s) || !lang_tf_dtype_arg(L, dtype, TR_FLOAT32, &dt) ||
-      !int_arg(L, seed, 0, &op_seed))
+  LangTfOperand dims;
+  if (!dims_operand(L, shape, "shape", &dims))
     return LANG_EXC;
-  double lo = normal ? 0 : 0, hi = 1;
-  if (!lang_is_unset(a) && a.tag != LANG_TAG_NONE && !lang_to_double(L, a, &lo))
+  TrAttrs attrs;
+  if (!random_attrs(L, normal, dtype, seed, a, b, &attrs)) {
+    lang_tf_operand_clear(&dims);
     return LANG_EXC;
-  bool hi_given = !lang_is_unset(b) && b.tag != LANG_TAG_NONE;
-  if (hi_given && !lang_to_double(L, b, &hi))
-    return LANG_EXC;
-  if (!normal && tr_dtype_is_int(dt) && !hi_given)
-    return lang_raise(L, &lang_exc_ValueError,
-                      "Must specify maxval for integer dtype <dtype: '%s'>", tr_dtype_name(dt));
+  }
   RandomState *st = (RandomState *)self.o;
-  GError *error = NULL;
-  uint64_t counter = st->counter++;
-  TrTensor *r =
-      normal ? tr_random_normal(&s, dt, lo, hi, (uint64_t)op_seed, st->seed2, counter, &error)
-             : tr_random_uniform(&s, dt, lo, hi, (uint64_t)op_seed, st->seed2, counter, &error);
-  return lang_tf_result(L, r, error);
+  attrs.seed2 = st->seed2;
+  attrs.counter = st->counter++;
+  LangValue r = lang_tf_apply(L, normal ? TR_OP_RANDOM_NORMAL : TR_OP_RANDOM_UNIFORM, &dims, 1,
+                              &attrs, name_arg(name, NULL));
+  lang_tf_operand_clear(&dims);
+  return r;
 }
 
 static LangValue
@@ -1127,7 +1434,7 @@ tf_random_set_seed(LangState *L, LangValue self, const LangValue *args, int narg
   if (!lang_parse_args(L, "set_seed", args, nargs, kwnames, "seed", &seed))
     return LANG_EXC;
   int64_t s;
-  if (!int_arg(L, seed, 0, &s))
+  if (!int_arg(L, seed, "seed", 0, &s))
     return LANG_EXC;
   RandomState *st = (RandomState *)self.o;
   st->seed2 = (uint64_t)s;

@@ -1444,6 +1444,7 @@ op_GET_ITER : {
 
 op_FOR_ITER : {
   LangValue it = TOP();
+  f->ip = ip; /* a tensor loop's iterator asks for the loop's locals */
   LangValue v = lang_next(L, it);
   if (v.tag == LANG_TAG_UNSET) {
     lang_decref(POP());
@@ -2444,4 +2445,23 @@ lang_vm_current_location(LangState *L, const char **filename, int *line)
   *filename = lang_str_data(f->code->filename);
   *line = lang_code_line(f->code, (int)(f->ip - f->code->code) - 1);
   return true;
+}
+
+LangValue *
+lang_vm_loop_locals(LangState *L, const int **slots, int *n_slots, LangObject *const **varnames)
+{
+  VmData *d = L->vm.data;
+  if (!d || !d->top)
+    return NULL;
+  LangFrame *f = d->top;
+  int instr = (int)(f->ip - f->code->code) - 1;
+  for (int i = 0; i < f->code->n_loops; i++) {
+    if (f->code->loops[i].instr == instr) {
+      *slots = f->code->loops[i].slots;
+      *n_slots = f->code->loops[i].n;
+      *varnames = f->code->varnames;
+      return f->values;
+    }
+  }
+  return NULL;
 }

@@ -81,6 +81,12 @@ bool lang_generator_close(LangState *L, LangValue gen);
  * runs. */
 bool lang_vm_current_location(LangState *L, const char **filename, int *line);
 
+/* For an iterator called by FOR_ITER: the innermost frame's fast locals (borrowed; the caller
+ * may replace entries, owning the references it stores), the slots the running `for` loop's
+ * body assigns, and the code's local names. NULL when the loop is not in a function. */
+LangValue *lang_vm_loop_locals(LangState *L, const int **slots, int *n_slots,
+                               LangObject *const **varnames);
+
 /* A new empty cell (ref UNSET) or one holding `v` (borrowed). Transfer full. */
 LangValue lang_cell_new(LangState *L, LangValue v);
 

@@ -299,6 +299,7 @@ G_DEFINE_QUARK(tr - events - error - quark, tr_events_error)
 
 typedef struct {
   guint id;               /* for unsubscribe */
+  guint64 kinds;          /* bit per TrEventKind it receives */
   TrEventFunc func;       /* the callback */
   gpointer user_data;     /* its data */
   GDestroyNotify destroy; /* frees user_data */
@@ -315,7 +316,26 @@ struct _TrEventBus {
   guint history_limit; /* most events kept */
   GArray *subscribers; /* Subscriber */
   guint next_sub_id;   /* ids start at 1 */
+  guint64 wanted;      /* kinds someone keeps or receives (atomic): others need not be made */
 };
+
+#define ALL_KINDS ((G_GUINT64_CONSTANT(1) << TR_EVENT_N_KINDS) - 1)
+
+/* Recomputes `wanted`; the lock is held. */
+static void
+update_wanted(TrEventBus *bus)
+{
+  guint64 w = bus->history_limit > 0 ? ALL_KINDS : 0;
+  for (guint i = 0; i < bus->subscribers->len; i++)
+    w |= g_array_index(bus->subscribers, Subscriber, i).kinds;
+  __atomic_store_n(&bus->wanted, w, __ATOMIC_RELEASE);
+}
+
+bool
+tr_event_bus_wants(TrEventBus *bus, TrEventKind kind)
+{
+  return (__atomic_load_n(&bus->wanted, __ATOMIC_ACQUIRE) >> kind) & 1;
+}
 
 static gint64
 monotonic_ns(gpointer user_data)
@@ -336,6 +356,7 @@ tr_event_bus_new(void)
   g_queue_init(&bus->history);
   bus->history_limit = G_MAXUINT;
   bus->subscribers = g_array_new(FALSE, FALSE, sizeof(Subscriber));
+  bus->wanted = ALL_KINDS;
   return bus;
 }
 
@@ -395,6 +416,7 @@ tr_event_bus_set_history_limit(TrEventBus *bus, guint limit)
   g_rec_mutex_lock(&bus->lock);
   bus->history_limit = limit;
   trim_history(bus);
+  update_wanted(bus);
   g_rec_mutex_unlock(&bus->lock);
 }
 
@@ -414,13 +436,22 @@ guint
 tr_event_bus_subscribe(TrEventBus *bus, TrEventFunc func, gpointer user_data,
                        GDestroyNotify destroy, bool replay)
 {
+  return tr_event_bus_subscribe_kinds(bus, ALL_KINDS, func, user_data, destroy, replay);
+}
+
+guint
+tr_event_bus_subscribe_kinds(TrEventBus *bus, guint64 kinds, TrEventFunc func, gpointer user_data,
+                             GDestroyNotify destroy, bool replay)
+{
   g_return_val_if_fail(bus != NULL && func != NULL, 0);
   g_rec_mutex_lock(&bus->lock);
-  Subscriber s = {++bus->next_sub_id, func, user_data, destroy};
+  Subscriber s = {++bus->next_sub_id, kinds & ALL_KINDS, func, user_data, destroy};
   if (replay)
     for (GList *l = bus->history.head; l; l = l->next)
-      func(l->data, user_data);
+      if ((s.kinds >> ((TrEvent *)l->data)->kind) & 1)
+        func(l->data, user_data);
   g_array_append_val(bus->subscribers, s);
+  update_wanted(bus);
   g_rec_mutex_unlock(&bus->lock);
   return s.id;
 }
@@ -435,6 +466,7 @@ tr_event_bus_unsubscribe(TrEventBus *bus, guint id)
     if (s.id != id)
       continue;
     g_array_remove_index(bus->subscribers, i);
+    update_wanted(bus);
     if (s.destroy)
       s.destroy(s.user_data);
     break;
@@ -451,10 +483,13 @@ tr_event_bus_emit(TrEventBus *bus, TrEvent *ev)
   ev->ts_ns = tr_event_bus_now(bus);
   guint64 seq = ev->seq;
   /* Subscribers may (un)subscribe from a callback: walk a snapshot of the list. */
-  g_autoptr(GArray) subs = g_array_copy(bus->subscribers);
-  for (guint i = 0; i < subs->len; i++) {
-    Subscriber *s = &g_array_index(subs, Subscriber, i);
-    s->func(ev, s->user_data);
+  if (bus->subscribers->len > 0) {
+    g_autoptr(GArray) subs = g_array_copy(bus->subscribers);
+    for (guint i = 0; i < subs->len; i++) {
+      Subscriber *s = &g_array_index(subs, Subscriber, i);
+      if ((s->kinds >> ev->kind) & 1)
+        s->func(ev, s->user_data);
+    }
   }
   if (bus->history_limit > 0) {
     g_queue_push_tail(&bus->history, ev);

@@ -397,6 +397,8 @@ tr_fn_generalize(const TrFn *fn, const TrTraceSig *args)
 static void
 emit_call(TrFn *fn, TrFnCall *call)
 {
+  if (!tr_event_bus_wants(fn->reg->bus, TR_EVENT_CALL))
+    return;
   TrEvent *ev = call_event(fn, call, TR_EVENT_CALL);
   ev->outcome = call->outcome;
   ev->cf_id = call->concrete ? (gint64)call->concrete->id : 0;
@@ -408,6 +410,8 @@ emit_call(TrFn *fn, TrFnCall *call)
 static void
 emit_causes(TrFn *fn, TrFnCall *call)
 {
+  if (!tr_event_bus_wants(fn->reg->bus, TR_EVENT_RETRACE_CAUSE))
+    return;
   TrEvent *ev = call_event(fn, call, TR_EVENT_RETRACE_CAUSE);
   ev->causes = tr_retrace_causes_new();
   for (guint i = 0; i < call->causes->len; i++) {
@@ -569,7 +573,8 @@ tr_fn_call_end(TrFn *fn, TrFnCall *call, bool ok)
   g_return_if_fail(fn != NULL && call != NULL);
   if (call->tracing)
     tr_fn_trace_abort(fn, call);
-  if (!call->incompatible && call->request == TR_FN_REQUEST_CALL) {
+  if (!call->incompatible && call->request == TR_FN_REQUEST_CALL &&
+      tr_event_bus_wants(fn->reg->bus, TR_EVENT_CALL_END)) {
     TrEvent *ev = call_event(fn, call, TR_EVENT_CALL_END);
     ev->outcome = call->outcome;
     ev->cf_id = call->concrete ? (gint64)call->concrete->id : 0;
@@ -651,4 +656,44 @@ tr_fn_incompatible_message(const TrFn *fn, const char *const *input_strs, int n_
   }
   g_string_append(s, ").");
   return g_string_free(s, FALSE);
+}
+
+gint64
+tr_fn_hit_begin(TrFn *fn, TrConcreteFn *cf, const TrCallSite *site, const char *reason,
+                int n_candidates)
+{
+  g_return_val_if_fail(fn != NULL && cf != NULL, 0);
+  cf->n_served++;
+  fn->stats.calls++;
+  fn->stats.hits++;
+  g_mutex_lock(&fn->reg->lock);
+  detector_called_without_tracing(fn_detector(fn));
+  g_mutex_unlock(&fn->reg->lock);
+  TrEventBus *bus = fn->reg->bus;
+  if (tr_event_bus_wants(bus, TR_EVENT_CALL)) {
+    TrEvent *ev = fn_event(fn, TR_EVENT_CALL);
+    tr_event_set_site(ev, site->file, site->line, site->cell);
+    ev->outcome = TR_OUTCOME_HIT;
+    ev->cf_id = (gint64)cf->id;
+    ev->candidates = n_candidates;
+    ev->reason = g_strdup(reason);
+    tr_event_bus_emit(bus, ev);
+  }
+  return tr_event_bus_wants(bus, TR_EVENT_CALL_END) ? tr_event_bus_now(bus) : 0;
+}
+
+void
+tr_fn_hit_end(TrFn *fn, TrConcreteFn *cf, const TrCallSite *site, gint64 start_ns, bool ok)
+{
+  g_return_if_fail(fn != NULL && cf != NULL);
+  TrEventBus *bus = fn->reg->bus;
+  if (!tr_event_bus_wants(bus, TR_EVENT_CALL_END))
+    return;
+  TrEvent *ev = fn_event(fn, TR_EVENT_CALL_END);
+  tr_event_set_site(ev, site->file, site->line, site->cell);
+  ev->outcome = TR_OUTCOME_HIT;
+  ev->cf_id = (gint64)cf->id;
+  ev->dur_ns = start_ns ? tr_event_bus_now(bus) - start_ns : 0;
+  ev->ok = ok;
+  tr_event_bus_emit(bus, ev);
 }

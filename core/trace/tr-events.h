@@ -206,7 +206,13 @@ GPtrArray *tr_event_bus_get_history(TrEventBus *bus);
  * tr_event_bus_unsubscribe. `destroy` runs on user_data when unsubscribed or the bus dies. */
 guint tr_event_bus_subscribe(TrEventBus *bus, TrEventFunc func, gpointer user_data,
                              GDestroyNotify destroy, bool replay);
+/* As tr_event_bus_subscribe, for the kinds whose bit (1 << kind) is set in `kinds`. */
+guint tr_event_bus_subscribe_kinds(TrEventBus *bus, guint64 kinds, TrEventFunc func,
+                                   gpointer user_data, GDestroyNotify destroy, bool replay);
 void tr_event_bus_unsubscribe(TrEventBus *bus, guint id);
+/* Whether an event of `kind` would be kept or delivered: emitters may skip making events
+ * nobody wants (no history kept, no subscriber for the kind). Lock-free. */
+bool tr_event_bus_wants(TrEventBus *bus, TrEventKind kind);
 
 /* Stamp `ev` with the next sequence number and the time, keep it, deliver it. Takes ownership
  * of the caller's reference. Returns the sequence number. */

@@ -159,6 +159,14 @@ TrTraceSig *tr_fn_generalize(const TrFn *fn, const TrTraceSig *args);
  * miss). `args` is borrowed (a reference is taken). Transfer full: end it with
  * tr_fn_call_end. */
 TrFnCall *tr_fn_call_begin(TrFn *fn, TrFnRequest request, TrTraceSig *args, const TrCallSite *site);
+/* A hit the language layer found itself: a call with exactly the key of an earlier call that
+ * `cf` served, no trace having been added since (so the lookup would give `cf` again, with
+ * the same `reason` and `n_candidates`). Counts it and emits call; returns the start time for
+ * tr_fn_hit_end, which emits call_end. No allocation when nobody listens. */
+gint64 tr_fn_hit_begin(TrFn *fn, TrConcreteFn *cf, const TrCallSite *site, const char *reason,
+                       int n_candidates);
+void tr_fn_hit_end(TrFn *fn, TrConcreteFn *cf, const TrCallSite *site, gint64 start_ns, bool ok);
+
 /* Tracing starts for a MISS: emits trace_start. */
 void tr_fn_trace_begin(TrFn *fn, TrFnCall *call);
 /* Tracing produced a graph: stores a ConcreteFunction for call->trace_sig that owns `data`,

@@ -81,5 +81,6 @@ main(int argc, char **argv)
   tg_add_exec_tests();
   tg_add_optimize_tests();
   tg_add_inline_tests();
+  tg_add_while_tests();
   return g_test_run();
 }
