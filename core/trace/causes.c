@@ -134,14 +134,18 @@ count_leaves(const TrTraceType *t)
   return MAX(n, 1);
 }
 
-/* Leaves of `now` that `was` does not accept; under a changed skeleton, all of them. */
+/* Twice the leaves of `now` that `was` does not accept (under a changed skeleton, all of
+ * them), plus one for each such leaf whose kind differs too: a Python value 4 is closer to a
+ * trace for 3 than to one for a tensor. */
 static int
 leaf_distance(const TrTraceType *now, const TrTraceType *was)
 {
   if (tr_trace_type_is_subtype_of(now, was))
     return 0;
+  if (!tr_trace_type_is_structure(now) && !tr_trace_type_is_structure(was))
+    return now->kind == was->kind ? 2 : 3;
   if (!tr_trace_type_is_structure(now) || !tr_trace_type_same_skeleton(now, was))
-    return count_leaves(now);
+    return 3 * count_leaves(now);
   int d = 0;
   for (int i = 0; i < now->seq.n; i++)
     d += leaf_distance(now->seq.items[i], was->seq.items[i]);
@@ -154,13 +158,13 @@ tr_trace_sig_distance(const TrTraceSig *args, const TrTraceSig *trace, int *n_ar
   int da = 0, dl = 0;
   for (int i = 0; i < args->n; i++) {
     int j = tr_trace_sig_find(trace, args->names[i]);
-    int d = j < 0 ? 1 : leaf_distance(args->types[i], trace->types[j]);
+    int d = j < 0 ? 3 : leaf_distance(args->types[i], trace->types[j]);
     da += d > 0;
     dl += d;
   }
   for (int j = 0; j < trace->n; j++)
     if (tr_trace_sig_find(args, trace->names[j]) < 0)
-      da++, dl++;
+      da++, dl += 3;
   *n_args = da;
   *n_leaves = dl;
 }

@@ -9,7 +9,8 @@ bool tr_trace_type_same_skeleton(const TrTraceType *a, const TrTraceType *b);
 /* A None dim of `b` accepts any size; an unknown rank of `b` accepts any shape. */
 bool tr_shape_is_subtype(const TrShape *a, const TrShape *b);
 
-/* How far a call's key is from a trace: arguments that do not fit, then leaves that do not. */
+/* How far a call's key is from a trace: arguments that do not fit, then a weight of the leaves
+ * that do not (2 each, 3 when the kind of value differs too). */
 void tr_trace_sig_distance(const TrTraceSig *args, const TrTraceSig *trace, int *n_args,
                            int *n_leaves);
 /* Append the SPEC §4 causes for `args` against the trace signature `trace`. */

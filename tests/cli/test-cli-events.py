@@ -54,9 +54,9 @@ CALL_LINES = [7, 8, 9, 10, 11]
 CAUSE_FIRST = "first call"
 CAUSE_DTYPE = "arg 'x': dtype float32, traces have int32"
 CAUSE_TYPE = "arg 'x': Python value 3, traces have int32 Tensor, shape=()"
-# f(4): a Python value again; the explanation is against the closest trace (any of the three
-# is one argument away), so only its start is fixed.
-CAUSE_VALUE_PREFIX = "arg 'x': Python value 4, traces have "
+# f(4): a Python value again; of the three traces one argument away, the closest is the one
+# for another Python value (SPEC §4's example).
+CAUSE_VALUE_PREFIX = "arg 'x': Python value 4, traces have 3"
 
 with tempfile.TemporaryDirectory() as tmp:
     script = os.path.join(tmp, "fn.py")
@@ -102,7 +102,7 @@ with tempfile.TemporaryDirectory() as tmp:
     texts = [[c["text"] for c in e["causes"]] for e in causes]
     check("retrace-causes", texts[:3] == [[CAUSE_FIRST], [CAUSE_DTYPE], [CAUSE_TYPE]], texts)
     check("retrace-cause-value", len(texts) == 4 and len(texts[3]) == 1 and
-          texts[3][0].startswith(CAUSE_VALUE_PREFIX), texts)
+          texts[3][0] == CAUSE_VALUE_PREFIX, texts)
     check("retrace-cause-kinds", [[c["kind"] for c in e["causes"]] for e in causes][:3] ==
           [["first_call"], ["dtype"], ["type"]], causes)
     check("retrace-cause-sites", [e["line"] for e in causes] == [7, 9, 10, 11], causes)
