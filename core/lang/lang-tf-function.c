@@ -1904,7 +1904,26 @@ function_call(LangState *L, LangValue self, const LangValue *args, int nargs, La
   TfFunction *f = (TfFunction *)self.o;
   if (!f->fn)
     return lang_raise_str(L, &lang_exc_RuntimeError, "the Function was torn down");
-  return function_request(L, f, TR_FN_REQUEST_CALL, args, nargs, kwnames, NULL);
+  LangValue r = function_request(L, f, TR_FN_REQUEST_CALL, args, nargs, kwnames, NULL);
+  if (lang_is_exc(r) && tr_event_bus_wants(lang_tf_event_bus(L), TR_EVENT_ERROR)) {
+    /* The call raised: an error event with the exception's last traceback line. */
+    LangValue exc = lang_exc_fetch(L);
+    GString *text = g_string_new(NULL);
+    lang_exc_format_only(L, exc, text);
+    lang_exc_clear(L);
+    TrCallSite site;
+    call_site(L, &site);
+    TrEvent *ev = tr_event_new(TR_EVENT_ERROR);
+    tr_event_set_site(ev, site.file, site.line, site.cell);
+    ev->fn_id = (gint64)tr_fn_get_id(f->fn);
+    ev->fn_name = g_strdup(tr_fn_get_name(f->fn));
+    ev->name = g_strdup(lang_type_name(exc));
+    ev->text = g_strchomp(g_string_free(text, FALSE));
+    tr_event_bus_emit(lang_tf_event_bus(L), ev);
+    lang_exc_set(L, exc);
+    lang_decref(exc);
+  }
+  return r;
 }
 
 /* A method decorated with tf.function: one Function per instance, as TensorFlow keeps them. */
