@@ -7,6 +7,8 @@
  * first and last `summarize` entries of each dimension around "...".
  */
 #include "graph-private.h"
+#include "data-private.h" /* run_<ID> of the dataset and list ops */
+#include "tr-grad.h"        /* run_SYMBOLIC_GRADIENT */
 
 #include <math.h>
 #include <stdio.h>
@@ -263,6 +265,30 @@ run_NO_OP(const TrNode *node, TrTensor *const *in, TrTensor **out, const TrRunCo
  * this never runs. */
 static bool
 run_WHILE(const TrNode *node, TrTensor *const *in, TrTensor **out, const TrRunContext *ctx,
+          GError **error)
+{
+  g_return_val_if_reached(false);
+}
+
+/* An If runs one branch through its plan (plan.c); this never runs. */
+static bool
+run_IF(const TrNode *node, TrTensor *const *in, TrTensor **out, const TrRunContext *ctx,
+       GError **error)
+{
+  g_return_val_if_reached(false);
+}
+
+/* Replays the forward While or If eagerly and back-propagates through it (grad.c). */
+static bool
+run_SYMBOLIC_GRADIENT(const TrNode *node, TrTensor *const *in, TrTensor **out,
+                      const TrRunContext *ctx, GError **error)
+{
+  return tr_grad_run_symbolic_gradient(node, in, out, error);
+}
+
+/* A fused elementwise tree runs as a kernel of the executor (plan.c, fuse.c); this never runs. */
+static bool
+run_FUSED(const TrNode *node, TrTensor *const *in, TrTensor **out, const TrRunContext *ctx,
           GError **error)
 {
   g_return_val_if_reached(false);

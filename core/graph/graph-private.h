@@ -46,6 +46,8 @@ struct TrGraph {
 /* A node with room for its inputs and outputs, named `name` (already unique), appended. */
 TrNode *tr_graph_node_new(TrGraph *g, int op, const char *type, const char *name,
                           const TrOutput *inputs, int n_inputs, int n_outputs);
+/* Whether a node of `g` is stateful (a child graph's While or If is, when its children are). */
+bool tr_graph_has_stateful_node(const TrGraph *g);
 /* Chain a new stateful node after the previous one (automatic control dependencies). */
 void tr_graph_note_stateful(TrGraph *g, TrNode *node);
 /* Drop nodes whose `keep` entry is false, renumbering ids; outputs and inputs lists follow. */

@@ -72,6 +72,8 @@ tr_graph_dtype_name(TrDType dtype)
 {
   if (dtype == TR_DTYPE_RESOURCE)
     return "resource";
+  if (dtype == TR_VARIANT)
+    return "variant";
   if (dtype < 0 || dtype > TR_N_DTYPES)
     return "invalid";
   return tr_dtype_name(dtype);
@@ -394,7 +396,7 @@ TrNode *
 tr_graph_add_placeholder(TrGraph *g, TrDType dtype, const TrShape *shape, const char *name)
 {
   g_return_val_if_fail(g && shape, NULL);
-  g_return_val_if_fail(dtype >= 0 && dtype < TR_N_DTYPES, NULL);
+  g_return_val_if_fail((dtype >= 0 && dtype < TR_N_DTYPES) || dtype == TR_VARIANT, NULL);
   const char *unique = tr_graph_unique_name(g, name ? name : "Placeholder");
   TrNode *node = tr_graph_node_new(g, TR_GOP_PLACEHOLDER, "Placeholder", unique, NULL, 0, 1);
   node->dtypes[0] = dtype;
@@ -439,6 +441,20 @@ check_no_resource(const char *type, const TrTensorInfo *in, int n_in, GError **e
   return true;
 }
 
+/* Identity passes a variant (a dataset, iterator or tensor list) through: results and loop
+ * variables go through Identity nodes. No other core/tensor op takes one (tr_op_infer says so). */
+static TrNode *
+add_variant_identity(TrGraph *g, const TrOutput *input, const char *unique)
+{
+  TrNode *node = tr_graph_node_new(g, TR_OP_IDENTITY, "Identity", unique, input, 1, 1);
+  TrAttrs *attrs = tr_arena_new(&g->arena, TrAttrs, 1);
+  tr_attrs_init(attrs);
+  node->attrs = attrs;
+  node->dtypes[0] = TR_VARIANT;
+  node->shapes[0] = *tr_output_shape(*input);
+  return node;
+}
+
 const char *
 tr_graph_op_type(TrOpId op, const TrTensorInfo *in, int n_in)
 {
@@ -466,6 +482,8 @@ tr_graph_add_op(TrGraph *g, TrOpId op, const TrOutput *inputs, int n_inputs, con
     describe_input(inputs[i], &in[i]);
   if (!check_no_resource(def->type, in, n_inputs, error))
     return NULL;
+  if (op == TR_OP_IDENTITY && n_inputs == 1 && in[0].dtype == TR_VARIANT)
+    return add_variant_identity(g, inputs, unique);
 
   TrAttrs *copy = tr_arena_new(&g->arena, TrAttrs, 1);
   if (attrs)
@@ -804,16 +822,13 @@ tr_graph_add_tf_print(TrGraph *g, const TrPrintArg *args, int n_args, const char
   return tr_graph_add_print(g, tr_node_output(format, 0), end, false, "PrintV2", error);
 }
 
-/* ---- gradients ------------------------------------------------------------------------------ */
-
-/* One entry per core/tensor op, filled by the gradient issue. */
-static const TrGradFunc gradient_funcs[TR_N_OPS] = {0};
-
-TrGradFunc
-tr_graph_gradient_func(TrOpId op)
+bool
+tr_graph_has_stateful_node(const TrGraph *g)
 {
-  g_return_val_if_fail(op >= 0 && op < TR_N_OPS, NULL);
-  return gradient_funcs[op];
+  for (int i = 0; i < tr_graph_n_nodes(g); i++)
+    if (tr_graph_node(g, i)->stateful)
+      return true;
+  return false;
 }
 
 /* ---- copies, liveness, compaction ------------------------------------------------------------ */

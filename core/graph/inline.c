@@ -8,7 +8,10 @@
  * generated from TR_GRAPH_OP_LIST, says how that op is rebuilt; every core/tensor op is rebuilt
  * by tr_graph_add_op with its attrs. A failure drops what was added, so g is left as it was.
  */
+#include "fuse-private.h"
 #include "graph-private.h"
+#include "data-private.h" /* inline_<ID> of the dataset and list ops */
+#include "tr-grad.h"        /* inline_SYMBOLIC_GRADIENT */
 
 /* Rebuilds one body node in `g` from its mapped data inputs `args`, named after it. Returns the
  * new node, or NULL with `error` set. */
@@ -77,6 +80,32 @@ inline_WHILE(TrGraph *g, const TrNode *node, const TrOutput *args, GError **erro
   g_autoptr(TrGraph) cond = tr_graph_copy(node->children[0]);
   g_autoptr(TrGraph) body = tr_graph_copy(node->children[1]);
   return tr_graph_add_while(g, cond, body, args, node->n_inputs, node->name, error);
+}
+
+static TrNode *
+inline_IF(TrGraph *g, const TrNode *node, const TrOutput *args, GError **error)
+{
+  g_autoptr(TrGraph) then_branch = tr_graph_copy(node->children[0]);
+  g_autoptr(TrGraph) else_branch = tr_graph_copy(node->children[1]);
+  int n_then = tr_graph_n_inputs(then_branch);
+  return tr_graph_add_cond(g, args[0], then_branch, else_branch, args + 1, n_then,
+                           args + 1 + n_then, node->n_inputs - 1 - n_then, node->name, error);
+}
+
+/* The same forward node (copied again) on the new inputs and upstream gradients. */
+static TrNode *
+inline_SYMBOLIC_GRADIENT(TrGraph *g, const TrNode *node, const TrOutput *args, GError **error)
+{
+  const TrNode *forward = tr_grad_symbolic_forward(node);
+  return tr_grad_add_symbolic_gradient(g, forward, args, args + forward->n_inputs, node->name,
+                                       error);
+}
+
+/* An optimised graph's fused node: the same program on the new inputs. */
+static TrNode *
+inline_FUSED(TrGraph *g, const TrNode *node, const TrOutput *args, GError **error)
+{
+  return tr_graph_add_fused_like(g, node, args, node->name, error);
 }
 
 static const InlineFunc inline_gops[] = {

@@ -9,20 +9,21 @@
  *   topological); a failing op (integer division by zero) is left to fail at run time.
  * - Dead nodes: nodes that no output, stateful node or argument needs are removed.
  *
+ * - Fusion (fuse.c): trees of elementwise ops become one _FusedElementwise node, made in place
+ *   of the tree's root; the rest of the tree is then dead.
+ *
  * Rewriting a node in place keeps every pass linear and keeps ids topological. Outputs (the
  * graph's Identity nodes) are never folded or merged, so a plan's outputs keep their names.
+ * Passes run once per trace, so they must stay linear in the graph's size: a Python loop traced
+ * 1000 times makes thousands of nodes, and tracing time is what the user waits for.
  *
  * Graph-level ops are never merged or folded, so neither is a While; one whose cond and body
  * have no stateful node is pure, and dead when nothing uses its results, while a stateful one is
  * a root of liveness like any stateful node. Child graphs (a While's cond and body) are
  * optimised with the same passes after their parent, outside the report: they are whole graphs
  * whose arguments and results stay as they are.
- *
- * Elementwise fusion (one loop over a chain of elementwise ops) is designed for but not done:
- * it would be a plan-time step kind, STEP_FUSED, holding the chain's row functions and running
- * them block by block over a cache-sized tile; core/tensor's row functions are private today,
- * so it needs a small public "row kernel" entry in tr-ops.h first.
  */
+#include "fuse-private.h"
 #include "graph-private.h"
 
 #include <string.h>
@@ -31,13 +32,14 @@
  * folded constants to 10 MB as well). */
 #define FOLD_MAX_ELEMENTS (1 << 20)
 
-static bool
-is_graph_output(const TrGraph *g, const TrNode *node)
+/* Per node id: whether it is one of the graph's outputs. Transfer full. */
+static bool *
+output_set(const TrGraph *g)
 {
+  bool *is_output = g_new0(bool, MAX(tr_graph_n_nodes(g), 1));
   for (int i = 0; i < tr_graph_n_outputs(g); i++)
-    if (tr_graph_output(g, i) == node)
-      return true;
-  return false;
+    is_output[tr_graph_output(g, i)->id] = true;
+  return is_output;
 }
 
 /* Point every input and control input at its replacement, if it has one. */
@@ -95,38 +97,55 @@ commutes(const TrNode *node)
   return (tr_op_def(node->op)->flags & TR_OP_FLAG_COMMUTATIVE) != 0;
 }
 
-/* A key naming what the node computes; equal keys are then checked field by field. */
-static char *
-cse_key(const TrNode *node)
+static bool
+output_less(TrOutput a, TrOutput b)
 {
-  GString *key = g_string_new(NULL);
-  g_string_append_printf(key, "%d|%s|", node->op, node->type);
-  if (node->op == TR_GOP_CONST) {
-    g_string_append_printf(key, "%u", tensor_hash(node->value));
-    return g_string_free(key, FALSE);
-  }
-  TrOutput in[2];
-  bool swap = commutes(node);
-  for (int i = 0; i < node->n_inputs; i++) {
-    TrOutput o = node->inputs[i];
-    if (swap) {
-      in[0] = node->inputs[0];
-      in[1] = node->inputs[1];
-      bool greater = in[0].node->id > in[1].node->id ||
-                     (in[0].node->id == in[1].node->id && in[0].index > in[1].index);
-      o = greater ? in[1 - i] : in[i];
-    }
-    g_string_append_printf(key, "%d:%d,", o.node->id, o.index);
-  }
-  g_string_append_c(key, '|');
-  for (int i = 0; i < node->n_control; i++)
-    g_string_append_printf(key, "^%d,", node->control[i]->id);
-  return g_string_free(key, FALSE);
+  return a.node->id < b.node->id || (a.node->id == b.node->id && a.index < b.index);
 }
 
-static bool
-same_computation(const TrNode *a, const TrNode *b)
+/* Input i in a canonical order: commuting inputs sorted by producer. */
+static TrOutput
+canonical_input(const TrNode *node, int i)
 {
+  if (!commutes(node))
+    return node->inputs[i];
+  bool swap = output_less(node->inputs[1], node->inputs[0]);
+  return node->inputs[swap ? 1 - i : i];
+}
+
+/* What a node computes, for the table of pass_cse: op, type, inputs in canonical order, control
+ * inputs, and a Const's value (attributes are compared, not hashed). */
+static guint
+node_hash(gconstpointer p)
+{
+  const TrNode *node = p;
+  guint h = (guint)node->op * 2654435761u;
+  if (node->op == TR_GOP_CONST)
+    return h ^ tensor_hash(node->value);
+  for (int i = 0; i < node->n_inputs; i++) {
+    TrOutput in = canonical_input(node, i);
+    h = h * 31u + (guint)in.node->id * 8u + (guint)in.index;
+  }
+  for (int i = 0; i < node->n_control; i++)
+    h = h * 37u + (guint)node->control[i]->id;
+  return h;
+}
+
+static gboolean
+node_equal(gconstpointer pa, gconstpointer pb)
+{
+  const TrNode *a = pa, *b = pb;
+  if (a->op != b->op || a->n_inputs != b->n_inputs || a->n_control != b->n_control ||
+      strcmp(a->type, b->type) != 0)
+    return FALSE;
+  for (int i = 0; i < a->n_inputs; i++) {
+    TrOutput x = canonical_input(a, i), y = canonical_input(b, i);
+    if (x.node != y.node || x.index != y.index)
+      return FALSE;
+  }
+  for (int i = 0; i < a->n_control; i++)
+    if (a->control[i] != b->control[i])
+      return FALSE;
   if (a->op == TR_GOP_CONST)
     return tr_tensor_equal(a->value, b->value);
   return memcmp(a->attrs, b->attrs, sizeof(TrAttrs)) == 0;
@@ -137,30 +156,25 @@ pass_cse(TrGraph *g)
 {
   int n = tr_graph_n_nodes(g);
   g_autofree TrNode **replacement = g_new0(TrNode *, MAX(n, 1));
-  g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GHashTable) seen = g_hash_table_new(node_hash, node_equal);
   g_autofree bool *live = tr_graph_live_set(g);
+  g_autofree bool *is_output = output_set(g);
   int merged = 0;
   for (int i = 0; i < n; i++) {
     TrNode *node = tr_graph_node(g, i);
     if (!live[i])
       continue; /* dead already, perhaps from an earlier merge */
     rewrite_inputs(node, replacement);
-    bool candidate =
-        (node->op == TR_GOP_CONST || is_pure_tensor_op(node)) && !is_graph_output(g, node);
+    bool candidate = (node->op == TR_GOP_CONST || is_pure_tensor_op(node)) && !is_output[i];
     if (!candidate)
       continue;
-    char *key = cse_key(node);
-    TrNode *same = g_hash_table_lookup(seen, key);
-    if (same && same_computation(same, node)) {
+    TrNode *same = g_hash_table_lookup(seen, node);
+    if (same) {
       replacement[i] = same;
       merged++;
-      g_free(key);
-      continue;
+    } else {
+      g_hash_table_add(seen, node);
     }
-    if (!same)
-      g_hash_table_insert(seen, key, node);
-    else
-      g_free(key);
   }
   return merged;
 }
@@ -168,9 +182,9 @@ pass_cse(TrGraph *g)
 /* ---- constant folding ------------------------------------------------------------------------ */
 
 static bool
-foldable(const TrGraph *g, const TrNode *node)
+foldable(const TrNode *node, const bool *is_output)
 {
-  if (!is_pure_tensor_op(node) || is_graph_output(g, node))
+  if (!is_pure_tensor_op(node) || is_output[node->id])
     return false;
   for (int i = 0; i < node->n_inputs; i++)
     if (node->inputs[i].node->op != TR_GOP_CONST)
@@ -207,10 +221,11 @@ static int
 pass_constant_folding(TrGraph *g)
 {
   g_autofree bool *live = tr_graph_live_set(g);
+  g_autofree bool *is_output = output_set(g);
   int folded = 0;
   for (int i = 0; i < tr_graph_n_nodes(g); i++) {
     TrNode *node = tr_graph_node(g, i);
-    if (live[i] && foldable(g, node) && fold(node))
+    if (live[i] && foldable(node, is_output) && fold(node))
       folded++;
   }
   return folded;
@@ -231,17 +246,24 @@ pass_dead_nodes(TrGraph *g)
 
 typedef int (*PassFunc)(TrGraph *g);
 
+/* The passes' shared state: counting live nodes is a walk of the graph, so each pass counts
+ * only after itself (the count before is the previous pass's after), and only for a report. */
+typedef struct {
+  TrGraph *g;          /* the graph optimised */
+  TrOptReport *report; /* where passes are recorded, or NULL */
+  int live;            /* live nodes now, when reporting */
+} Driver;
+
 static void
-run_pass(TrGraph *g, const char *name, PassFunc pass, TrOptReport *report)
+run_pass(Driver *d, const char *name, PassFunc pass)
 {
-  int before = tr_graph_n_live_nodes(g);
-  int changed = pass(g);
-  if (!report || report->n_passes >= (int)G_N_ELEMENTS(report->passes))
+  int changed = pass(d->g);
+  if (!d->report || d->report->n_passes >= (int)G_N_ELEMENTS(d->report->passes))
     return;
-  TrOptPassReport *r = &report->passes[report->n_passes++];
+  TrOptPassReport *r = &d->report->passes[d->report->n_passes++];
   r->pass = name;
-  r->nodes_before = before;
-  r->nodes_after = tr_graph_n_live_nodes(g);
+  r->nodes_before = d->live;
+  r->nodes_after = d->live = tr_graph_n_live_nodes(d->g);
   r->changed = changed;
 }
 
@@ -251,19 +273,23 @@ tr_graph_optimize(TrGraph *g, unsigned passes, TrOptReport *report)
   g_return_if_fail(g != NULL);
   if (report)
     memset(report, 0, sizeof *report);
+  Driver d = {g, report, report ? tr_graph_n_live_nodes(g) : 0};
   if (passes & TR_OPT_CSE)
-    run_pass(g, "cse", pass_cse, report);
+    run_pass(&d, "cse", pass_cse);
   if (passes & TR_OPT_CONSTANT_FOLDING) {
-    run_pass(g, "constant-folding", pass_constant_folding, report);
+    run_pass(&d, "constant-folding", pass_constant_folding);
     /* Folded constants with equal values merge, and their consumers with them. */
     if (passes & TR_OPT_CSE)
-      run_pass(g, "cse", pass_cse, report);
+      run_pass(&d, "cse", pass_cse);
   }
+  if (passes & TR_OPT_FUSION)
+    run_pass(&d, "fusion", tr_graph_fuse_elementwise);
   if (passes & TR_OPT_DEAD_NODES)
-    run_pass(g, "dead-nodes", pass_dead_nodes, report);
+    run_pass(&d, "dead-nodes", pass_dead_nodes);
   for (int i = 0; i < tr_graph_n_nodes(g); i++) {
     TrNode *node = tr_graph_node(g, i);
-    for (int c = 0; c < node->n_children; c++)
+    /* A SymbolicGradient replays its child node by node: it must stay TensorFlow's ops. */
+    for (int c = 0; c < node->n_children && node->op != TR_GOP_SYMBOLIC_GRADIENT; c++)
       tr_graph_optimize(node->children[c], passes, NULL);
   }
 }

@@ -15,7 +15,11 @@
  * loop values, then body while cond holds, feeding body's results back as the next values; the
  * values a round is done with go to the body plan's pool, so a loop over fixed shapes reuses
  * its buffers from round to round.
+ *
+ * A fused elementwise node (fuse.c) is a kernel step of its own: its program is decoded once, at
+ * planning, and each run writes into a pooled or fresh buffer of the inputs' broadcast shape.
  */
+#include "fuse-private.h"
 #include "graph-private.h"
 
 #include <string.h>
@@ -26,6 +30,8 @@ typedef enum {
   STEP_BIND,     /* a placeholder: a reference to the caller's input */
   STEP_GOP,      /* a graph-level op's run function */
   STEP_WHILE,    /* a While: its cond and body plans, run until cond is false */
+  STEP_IF,       /* an If: the plans of its branches, one run per execution */
+  STEP_FUSED,    /* a fused elementwise tree: its kernel into a pooled or fresh buffer */
 } StepKind;
 
 typedef struct {
@@ -44,8 +50,9 @@ typedef struct {
   bool reinfer;         /* the traced output shape was partial: infer again from the inputs */
   bool counts_buffer;   /* the output is a buffer the plan accounts for (kernel outputs) */
   int input_index;      /* STEP_BIND: which graph input */
-  TrPlan *cond;         /* STEP_WHILE: the plan of the cond graph (owned) */
-  TrPlan *body;         /* STEP_WHILE: the plan of the body graph (owned) */
+  TrPlan *cond;         /* STEP_WHILE: the plan of the cond graph; STEP_IF: the true branch's */
+  TrPlan *body;         /* STEP_WHILE: the plan of the body graph; STEP_IF: the false branch's */
+  const TrFusedKernel *fused; /* STEP_FUSED: the decoded program (plan arena) */
 } Step;
 
 #define POOL_MAX 64
@@ -132,6 +139,21 @@ init_step(TrPlan *plan, Step *step, TrNode *node, const int *slot_of, GError **e
   step->out_slot = node->n_outputs > 0 ? slot_of[node->id] : -1;
   if (node->op == TR_GOP_WHILE)
     return init_while_step(step, error);
+  if (node->op == TR_GOP_IF) {
+    if (!init_while_step(step, error))
+      return false;
+    step->kind = STEP_IF;
+    return true;
+  }
+  if (node->op == TR_GOP_FUSED) {
+    step->kind = STEP_FUSED;
+    step->fused = tr_fused_kernel_new(&plan->arena, node);
+    step->counts_buffer = true;
+    if (!step->fused)
+      g_set_error(error, TR_GRAPH_ERROR, TR_GRAPH_ERROR_VALUE,
+                  "Node '%s' does not hold a valid fused program", node->name);
+    return step->fused != NULL;
+  }
   if (node->op == TR_GOP_PLACEHOLDER) {
     step->kind = STEP_BIND;
     step->input_index = graph_input_index(plan->graph, node);
@@ -309,7 +331,8 @@ tr_plan_get_stats(const TrPlan *plan, TrPlanStats *stats)
 static bool
 poolable(const TrTensor *t)
 {
-  return t->refcount == 1 && t->buf->refcount == 1 && t->dtype != TR_STRING && t->buf->n_elems > 0;
+  return t->refcount == 1 && t->buf->refcount == 1 && t->dtype != TR_STRING &&
+         t->dtype != TR_VARIANT && t->buf->n_elems > 0;
 }
 
 static void
@@ -440,6 +463,20 @@ run_kernel(TrPlan *plan, const Step *step, TrTensor *const *in, GError **error)
   return out;
 }
 
+/* A fused step: the output's shape comes from the inputs (they broadcast together), its buffer
+ * from the pool when one fits. */
+static TrTensor *
+run_fused(TrPlan *plan, const Step *step, TrTensor *const *in, GError **error)
+{
+  TrShape shape;
+  if (!tr_fused_kernel_shape(step->fused, in, &shape, error))
+    return NULL;
+  TrTensor *out = take_buffer(plan, step->node->dtypes[0], &shape, error);
+  if (out)
+    tr_fused_kernel_run(step->fused, in, out);
+  return out;
+}
+
 /* Whether the loop goes on: cond's result must be a scalar bool (its traced rank may have been
  * unknown). */
 static bool
@@ -498,6 +535,20 @@ run_while(const Step *step, TrTensor *const *in, TrTensor **out, const TrRunCont
   return false;
 }
 
+/* An If step: in[0] chooses the branch, which runs on its slice of the other inputs. */
+static bool
+run_if(const Step *step, TrTensor *const *in, TrTensor **out, const TrRunContext *ctx,
+       GError **error)
+{
+  bool go = false;
+  if (!loop_goes_on(in[0], &go, error))
+    return false;
+  int n_then = tr_graph_n_inputs(step->node->children[0]);
+  if (go)
+    return tr_plan_run(step->cond, in + 1, n_then, out, ctx, error);
+  return tr_plan_run(step->body, in + 1 + n_then, step->n_in - 1 - n_then, out, ctx, error);
+}
+
 static void
 store_outputs(TrPlan *plan, const Step *step, TrTensor **slots, TrTensor **out)
 {
@@ -545,6 +596,15 @@ run_step(TrPlan *plan, const Step *step, TrTensor **slots, TrTensor *const *feed
       break;
     case STEP_WHILE:
       if (!run_while(step, in, out, ctx, error))
+        return false;
+      break;
+    case STEP_IF:
+      if (!run_if(step, in, out, ctx, error))
+        return false;
+      break;
+    case STEP_FUSED:
+      out[0] = run_fused(plan, step, in, error);
+      if (!out[0])
         return false;
       break;
   }

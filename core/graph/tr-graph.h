@@ -8,7 +8,8 @@
  *
  * Ops are core/tensor's TrOpId (their inference runs at construction, their kernels in the
  * executor, tr-plan.h) plus the graph-level ops of TR_GRAPH_OP_LIST: placeholders, constants,
- * variable reads and writes, tf.print's StringFormat/PrintV2, NoOp, and While (tf.while_loop).
+ * variable reads and writes, tf.print's StringFormat/PrintV2, NoOp, and While (tf.while_loop);
+ * optimised graphs also have _FusedElementwise nodes (the optimiser's elementwise fusion).
  * Stateful nodes are chained by control edges in program order as they are added (TensorFlow's
  * automatic control dependencies). A node may own child graphs (the branches of a `cond`, the
  * cond and body of a While); the exporters draw them as clusters.
@@ -40,7 +41,24 @@ G_BEGIN_DECLS
   X(STRING_FORMAT, "StringFormat", false)                                                          \
   X(PRINT, "PrintV2", true)                                                                        \
   X(NO_OP, "NoOp", false)                                                                          \
-  X(WHILE, "While", false)
+  X(WHILE, "While", false)                                                                         \
+  X(IF, "StatelessIf", false)                                                                      \
+  /* The gradients of a While or If node's inputs, by replaying it at run time (tr-grad.h). */     \
+  X(SYMBOLIC_GRADIENT, "SymbolicGradient", false)                                                  \
+  /* Only in optimised graphs: a tree of elementwise ops run as one loop (fuse-private.h). */      \
+  X(FUSED, "_FusedElementwise", false)                                                             \
+  /* tf.data iterators (tr-dataset.h) and TensorArray's tensor lists (tr-list.h). */               \
+  X(MAKE_ITERATOR, "MakeIterator", true)                                                           \
+  X(ITERATOR_GET_NEXT, "IteratorGetNext", true)                                                    \
+  X(ITERATOR_GET_NEXT_AS_OPTIONAL, "IteratorGetNextAsOptional", true)                              \
+  X(TENSOR_LIST_RESERVE, "TensorListReserve", false)                                               \
+  X(TENSOR_LIST_SET_ITEM, "TensorListSetItem", false)                                              \
+  X(TENSOR_LIST_GET_ITEM, "TensorListGetItem", false)                                              \
+  X(TENSOR_LIST_STACK, "TensorListStack", false)                                                   \
+  X(TENSOR_LIST_GATHER, "TensorListGather", false)                                                 \
+  X(TENSOR_LIST_CONCAT, "TensorListConcatV2", false)                                               \
+  X(TENSOR_LIST_LENGTH, "TensorListLength", false)                                                 \
+  X(TENSOR_LIST_FROM_TENSOR, "TensorListFromTensor", false)
 
 typedef enum {
   TR_GOP_BEFORE_FIRST_ = TR_N_OPS - 1,
@@ -131,7 +149,7 @@ struct TrNode {
   TrDType *dtypes;           /* per output (arena) */
   TrShape *shapes;           /* per output, possibly partial (arena) */
   const TrAttrs *attrs;      /* core/tensor ops: static parameters, never NULL (arena) */
-  TrTensor *value;           /* Const: the value (owned) */
+  TrTensor *value;           /* Const: the value; _FusedElementwise: its program (owned) */
   TrVariable *variable;      /* resource Placeholder: the captured variable (owned) */
   const TrPrintAttrs *print; /* StringFormat, PrintV2 (arena); else NULL */
   int n_children;            /* child graphs (cond branches; a While's cond and body) */
@@ -229,6 +247,18 @@ TrNode *tr_graph_add_tf_print(TrGraph *g, const TrPrintArg *args, int n_args, co
  * shapes, output counts and an empty `inputs`; _INACCESSIBLE for inputs of another graph. */
 TrNode *tr_graph_add_while(TrGraph *g, TrGraph *cond, TrGraph *body, const TrOutput *inputs, int n,
                            const char *name, GError **error);
+/* A conditional (tf.cond, AutoGraph's `if` on a tensor): `pred` is a scalar bool of g;
+ * `then_branch` and `else_branch` are finished child graphs taking their own arguments
+ * (then_inputs, else_inputs: tensors of g, matching each branch's non-resource placeholders in
+ * dtype and shape) and returning the same number of results with equal dtypes. The node's inputs
+ * are pred, then_inputs, else_inputs; its outputs one per result, shapes relaxed over both
+ * branches. Its type is "StatelessIf", or "If" (stateful, ordered) when a branch has a stateful
+ * node. The branches become its children {then, else}. `name` NULL means "cond".
+ * Errors: TR_GRAPH_ERROR_TYPE for a non-bool pred, argument and dtype mismatches; _VALUE for a
+ * non-scalar pred and differing result counts. */
+TrNode *tr_graph_add_cond(TrGraph *g, TrOutput pred, TrGraph *then_branch, TrGraph *else_branch,
+                          const TrOutput *then_inputs, int n_then, const TrOutput *else_inputs,
+                          int n_else, const char *name, GError **error);
 /* NoOp (a target for control dependencies). */
 TrNode *tr_graph_add_no_op(TrGraph *g, const char *name);
 /* Mark `value` as the graph's next result through an Identity node ("Identity", "Identity_1"). */
@@ -279,14 +309,6 @@ char *tr_output_input_string(TrOutput out);
  * full. */
 char *tr_output_to_string(TrOutput out);
 
-/* ---- gradients (filled by the gradient issue) -------------------------------------------- */
-
-/* Builds the gradients of a node's inputs from the gradients of its outputs, in `g`. */
-typedef bool (*TrGradFunc)(TrGraph *g, TrNode *node, const TrOutput *grad_outputs,
-                           TrOutput *grad_inputs, GError **error);
-/* The gradient function of a core/tensor op, or NULL when none is registered yet. */
-TrGradFunc tr_graph_gradient_func(TrOpId op);
-
 /* ---- introspection and export ------------------------------------------------------------ */
 
 /* One node as GraphDef shows it. */
@@ -318,12 +340,13 @@ typedef enum {
   TR_OPT_CSE = 1 << 0,              /* common-subexpression elimination */
   TR_OPT_CONSTANT_FOLDING = 1 << 1, /* pure subgraphs of constants become one Const */
   TR_OPT_DEAD_NODES = 1 << 2,       /* drop nodes no output or stateful node needs */
-  TR_OPT_ALL = 0x7,
+  TR_OPT_FUSION = 1 << 3,           /* trees of elementwise ops become one _FusedElementwise */
+  TR_OPT_ALL = 0xf,
 } TrOptPass;
 
 /* What one pass did. */
 typedef struct {
-  const char *pass; /* "constant-folding", "cse", "dead-nodes" */
+  const char *pass; /* "constant-folding", "cse", "fusion", "dead-nodes" */
   int nodes_before; /* live nodes (needed by an output, a stateful node or an input) before */
   int nodes_after;  /* live nodes after */
   int changed;      /* nodes folded, merged or removed */
@@ -331,16 +354,17 @@ typedef struct {
 
 typedef struct {
   int n_passes;              /* entries used */
-  TrOptPassReport passes[4]; /* in the order they ran */
+  TrOptPassReport passes[6]; /* in the order they ran */
 } TrOptReport;
 
 /* A deep copy: same nodes, names and ids; constants and variables shared by reference.
  * Optimise a copy so that the traced graph stays as the user wrote it (TensorFlow's
  * as_graph_def shows the unoptimised graph too). Transfer full. */
 TrGraph *tr_graph_copy(const TrGraph *g);
-/* Run the chosen passes, in place, in the order CSE, constant folding, CSE, dead nodes; then
- * the same passes on every child graph (a While's cond and body), which `report` does not count.
- * `report` may be NULL. Elementwise fusion is not a pass yet: see optimize.c. */
+/* Run the chosen passes, in place, in the order CSE, constant folding, CSE, fusion, dead nodes;
+ * then the same passes on every child graph (a While's cond and body), which `report` does not
+ * count. `report` may be NULL. A fused graph is for running: its _FusedElementwise nodes are
+ * not TensorFlow ops (tr_graph_inline and tr_graph_copy handle them; the exporters show them). */
 void tr_graph_optimize(TrGraph *g, unsigned passes, TrOptReport *report);
 /* Live nodes: those an output, a stateful node or an input needs. */
 int tr_graph_n_live_nodes(const TrGraph *g);

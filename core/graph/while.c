@@ -16,30 +16,6 @@ plural(int n)
   return n == 1 ? "" : "s";
 }
 
-/* TensorShape.most_specific_compatible_shape: dims that differ become None, a differing rank
- * makes the rank unknown. */
-static TrShape
-relax_shape(const TrShape *a, const TrShape *b)
-{
-  if (a->rank == TR_UNKNOWN || b->rank == TR_UNKNOWN || a->rank != b->rank)
-    return tr_shape_unknown();
-  TrShape s = *a;
-  for (int i = 0; i < a->rank; i++)
-    if (a->dims[i] != b->dims[i])
-      s.dims[i] = TR_UNKNOWN;
-  return s;
-}
-
-/* A nested While is stateful already when its own children are, so one level suffices. */
-static bool
-has_stateful_node(const TrGraph *g)
-{
-  for (int i = 0; i < tr_graph_n_nodes(g); i++)
-    if (tr_graph_node(g, i)->stateful)
-      return true;
-  return false;
-}
-
 static TrOutput
 child_result(const TrGraph *child, int i)
 {
@@ -176,12 +152,12 @@ tr_graph_add_while(TrGraph *g, TrGraph *cond, TrGraph *body, const TrOutput *inp
       tr_graph_node_new(g, TR_GOP_WHILE, tr_gop_def(TR_GOP_WHILE)->type, unique, inputs, n, n);
   for (int i = 0; i < n; i++) {
     node->dtypes[i] = tr_output_dtype(inputs[i]);
-    node->shapes[i] =
-        relax_shape(tr_output_shape(inputs[i]), tr_output_shape(child_result(body, i)));
+    node->shapes[i] = tr_shape_most_specific_compatible(tr_output_shape(inputs[i]),
+                                                        tr_output_shape(child_result(body, i)));
   }
   tr_node_add_child(node, cond);
   tr_node_add_child(node, body);
-  if (has_stateful_node(cond) || has_stateful_node(body))
+  if (tr_graph_has_stateful_node(cond) || tr_graph_has_stateful_node(body))
     tr_graph_note_stateful(g, node);
   return node;
 }

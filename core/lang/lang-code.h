@@ -101,7 +101,13 @@ G_BEGIN_DECLS
   X(IMPORT_NAME, 0, 0, false) /* fromlist -> module names[arg] */                                  \
   X(IMPORT_FROM, 1, 0, false) /* module -> module module.names[arg] */                             \
   X(IMPORT_STAR, -1, 0, false)                                                                     \
-  X(SET_RESULT, -1, 0, false) /* a cell's last expression: its execute_result */
+  X(SET_RESULT, -1, 0, false) /* a cell's last expression: its execute_result */                   \
+  /* AutoGraph (lang-tf-autograph.c): plain jumps and a no-op, unless the frame is tracing */      \
+  /* an `if` or `while` on a symbolic tensor */                                                    \
+  X(AG_ELSE, 0, 0, true)   /* end of an if's true part: JUMP_FORWARD */                            \
+  X(AG_LOOP, 0, 0, true)   /* a while's back edge: JUMP_BACKWARD */                                \
+  X(AG_END, 0, 0, false)   /* end of an if; arg: its block index */                                \
+  X(AG_BREAK, 0, 0, false) /* break/continue of loop arg/2 (arg&1: continue) in a graph loop */
 
 typedef enum {
 #define LANG_OPCODE_ENUM(name, effect, jump_effect, is_jump) LANG_OP_##name,
@@ -142,12 +148,26 @@ typedef enum {
   LANG_CODE_COMPREHENSION = 1 << 5, /* inlined into tracebacks as "<listcomp>" etc. */
 } LangCodeFlags;
 
-/* A `for` loop of a function: the fast locals its body assigns. The VM hands them to an
- * iterator that traces the body as a graph loop (AutoGraph: `for x in tensor` in a trace). */
+/* A `for`, `if` or `while` of a function, with the fast locals its blocks assign: what the
+ * interpreter needs to trace it as a graph loop or conditional (AutoGraph) when it meets a
+ * symbolic tensor there. Instruction indices are final (labels never move instructions). */
+typedef enum {
+  LANG_BLOCK_FOR,   /* instr: its FOR_ITER */
+  LANG_BLOCK_IF,    /* instr: the test's POP_JUMP_IF_FALSE (_TRUE for `not`); orelse, end */
+  LANG_BLOCK_WHILE, /* instr: the test's POP_JUMP_IF_FALSE; start, end (AG_LOOP), orelse */
+} LangBlockKind;
+
 typedef struct {
-  int instr;  /* index of the loop's FOR_ITER instruction */
-  int n;      /* how many locals the body assigns (the loop target excluded) */
-  int *slots; /* their fast-local indices */
+  int kind;      /* LangBlockKind */
+  int instr;     /* see LangBlockKind; -1 when the test is not one jump (`and`, `or`, `not`) */
+  int start;     /* WHILE: the test's first instruction (the loop's top); else instr */
+  int orelse;    /* IF: first instruction of the else part (== end without one); WHILE: first
+                  * instruction after the loop's back edge (its else part, then the exit) */
+  int end;       /* IF: its AG_END; WHILE and FOR: its AG_LOOP back edge */
+  int n;         /* how many locals the blocks assign (a for loop's target excluded) */
+  int *slots;    /* their fast-local indices */
+  int brk_slot;  /* loops: the hidden local `break` sets to True, or -1 */
+  int cont_slot; /* loops: the hidden local `continue` sets to True, or -1 */
 } LangLoopInfo;
 
 typedef struct {
@@ -178,7 +198,7 @@ typedef struct {
   int firstlineno;         /* line of the def (or 1) */
   LangObject *doc;         /* str or NULL: the docstring */
   LangObject *signature;   /* str: "(a, b=2, *args, c, **kw)" for help() and inspect */
-  LangLoopInfo *loops;     /* the function's `for` loops, by instruction; NULL when none */
+  LangLoopInfo *loops;     /* the function's for/if/while blocks, in order; NULL when none */
   int n_loops;             /* how many */
 } LangCode;
 

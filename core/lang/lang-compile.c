@@ -46,6 +46,9 @@ typedef struct {
   const LangStmtList *finalbody; /* FB_FINALLY_TRY: the statements to run */
   const char *name;              /* FB_HANDLER: the `as` name to clear, or NULL */
   int n_handlers;                /* handler-stack height outside this block */
+  int blk;                       /* loops of functions: their LangLoopInfo index, or -1 */
+  int brk_slot;                  /* loops: the local `break` sets for AutoGraph, or -1 */
+  int cont_slot;                 /* loops: the local `continue` sets for AutoGraph, or -1 */
 } FBlock;
 
 typedef struct Unit Unit;
@@ -73,7 +76,7 @@ struct Unit {
   LangObject *doc;       /* str or NULL */
   LangObject *signature; /* str or NULL */
   int comp_depth;        /* comprehensions: iterators stacked above the result */
-  GArray *loops;         /* LangLoopInfo of the `for` loops compiled so far */
+  GArray *loops;         /* LangLoopInfo of the for/if/while blocks compiled so far */
 };
 
 typedef struct {
@@ -1457,7 +1460,13 @@ compile_aug_assign(Compiler *c, const LangStmt *s)
 static FBlock *
 push_fblock(Compiler *c, FBlockKind kind)
 {
-  FBlock b = {.kind = kind, .start = -1, .exit = -1, .n_handlers = (int)c->u->handlers->len};
+  FBlock b = {.kind = kind,
+              .start = -1,
+              .exit = -1,
+              .n_handlers = (int)c->u->handlers->len,
+              .blk = -1,
+              .brk_slot = -1,
+              .cont_slot = -1};
   g_array_append_val(c->u->fblocks, b);
   return &g_array_index(c->u->fblocks, FBlock, c->u->fblocks->len - 1);
 }
@@ -1591,11 +1600,32 @@ compile_return(Compiler *c, const LangStmt *s)
   emit(c, LANG_OP_RETURN_VALUE, 0);
 }
 
+/* A `break` or `continue` directly in a loop of a function (only `if`s between): it sets the
+ * loop's flag and gives AutoGraph the chance to end the graph branch it runs in (AG_BREAK falls
+ * through to the plain jump when the loop is not traced as a graph loop). */
+static void
+emit_loop_flag(Compiler *c, bool is_break)
+{
+  Unit *u = c->u;
+  if (u->fblocks->len == 0)
+    return;
+  const FBlock *top = &g_array_index(u->fblocks, FBlock, u->fblocks->len - 1);
+  if ((top->kind != FB_WHILE && top->kind != FB_FOR) || top->blk < 0)
+    return;
+  int slot = is_break ? top->brk_slot : top->cont_slot;
+  if (slot < 0)
+    return;
+  emit_const(c, LANG_TRUE);
+  emit(c, LANG_OP_STORE_FAST, (uint32_t)slot);
+  emit(c, LANG_OP_AG_BREAK, (uint32_t)(top->blk * 2 + (is_break ? 0 : 1)));
+}
+
 static void
 compile_break_continue(Compiler *c, const LangStmt *s, bool is_break)
 {
   Unit *u = c->u;
   int depth = u->depth;
+  emit_loop_flag(c, is_break);
   const FBlock *loop = unwind_fblocks(c, true, false, is_break);
   if (!loop) {
     compile_error(c, &s->loc,
@@ -1609,86 +1639,268 @@ compile_break_continue(Compiler *c, const LangStmt *s, bool is_break)
   u->depth = depth;
 }
 
+/* Whether the compiler records blocks for AutoGraph: in functions, which Functions trace. */
+static bool
+records_blocks(Compiler *c)
+{
+  LangScopeKind kind = lang_scope_kind(c->u->scope);
+  return kind == LANG_SCOPE_FUNCTION || kind == LANG_SCOPE_LAMBDA;
+}
+
+/* Records a for/if/while block of a function with the fast locals `body` and `orelse` assign
+ * (AutoGraph's loop variables and conditional outputs: DESIGN "A call of a traced Function").
+ * Returns its index in the unit's block list; the caller fills in the instruction fields. */
+static int
+record_block(Compiler *c, LangBlockKind kind, const LangStmtList *body, const LangStmtList *orelse)
+{
+  Unit *u = c->u;
+  LangNameSet names = lang_assigned_names(c->unit->arena, *body);
+  LangNameSet more = orelse ? lang_assigned_names(c->unit->arena, *orelse)
+                            : (LangNameSet){.names = NULL, .len = 0};
+  int total = names.len + more.len;
+  LangLoopInfo info = {.kind = kind, .instr = (int)u->instrs->len, .n = 0};
+  info.start = info.orelse = info.end = info.instr;
+  info.slots = g_new(int, total > 0 ? total : 1);
+  for (int i = 0; i < total; i++) {
+    const char *name = i < names.len ? names.names[i] : more.names[i - names.len];
+    if (lang_scope_symbol(u->scope, name) != LANG_SYMBOL_LOCAL)
+      continue;
+    LangObject *str = intern(name);
+    int index = find_ptr(u->varnames, str);
+    if (index < 0)
+      index = (int)name_index(u->varnames, str);
+    bool seen = false;
+    for (int k = 0; k < info.n && !seen; k++)
+      seen = info.slots[k] == index;
+    if (!seen)
+      info.slots[info.n++] = index;
+  }
+  info.brk_slot = info.cont_slot = -1;
+  g_array_append_val(u->loops, info);
+  return (int)u->loops->len - 1;
+}
+
+/* Adds a local to a block's list (once). */
+static void
+block_add_slot(LangLoopInfo *info, int slot)
+{
+  if (slot < 0)
+    return;
+  for (int k = 0; k < info->n; k++)
+    if (info->slots[k] == slot)
+      return;
+  info->slots = g_renew(int, info->slots, info->n + 1);
+  info->slots[info->n++] = slot;
+}
+
+/* An `if` inside a loop may set the loop's break and continue flags: they are among its
+ * outputs. */
+static void
+block_add_loop_flags(Compiler *c, LangLoopInfo *info)
+{
+  Unit *u = c->u;
+  for (int i = (int)u->fblocks->len - 1; i >= 0; i--) {
+    const FBlock *b = &g_array_index(u->fblocks, FBlock, i);
+    if (b->kind == FB_WHILE || b->kind == FB_FOR) {
+      block_add_slot(info, b->brk_slot);
+      block_add_slot(info, b->cont_slot);
+      return;
+    }
+  }
+}
+
+/* Whether a loop body breaks or continues its loop directly (through `if`s only). */
+static void
+scan_loop_exits(const LangStmtList *body, bool *brk, bool *cont)
+{
+  for (int i = 0; i < body->len; i++) {
+    const LangStmt *s = body->items[i];
+    if (s->kind == LANG_STMT_BREAK)
+      *brk = true;
+    else if (s->kind == LANG_STMT_CONTINUE)
+      *cont = true;
+    else if (s->kind == LANG_STMT_IF) {
+      scan_loop_exits(&s->v.if_.body, brk, cont);
+      scan_loop_exits(&s->v.if_.orelse, brk, cont);
+    }
+  }
+}
+
+/* The hidden locals of a function loop's `break` and `continue` flags (-1: none needed). */
+static void
+loop_flag_slots(Compiler *c, int blk, const LangStmtList *body, int *brk_slot, int *cont_slot)
+{
+  bool brk = false, cont = false;
+  *brk_slot = *cont_slot = -1;
+  if (blk < 0)
+    return;
+  scan_loop_exits(body, &brk, &cont);
+  char name[32];
+  if (brk) {
+    g_snprintf(name, sizeof name, ".break%d", blk);
+    *brk_slot = (int)name_index(c->u->varnames, intern(name));
+  }
+  if (cont) {
+    g_snprintf(name, sizeof name, ".continue%d", blk);
+    *cont_slot = (int)name_index(c->u->varnames, intern(name));
+  }
+  LangLoopInfo *info = &g_array_index(c->u->loops, LangLoopInfo, blk);
+  info->brk_slot = *brk_slot;
+  info->cont_slot = *cont_slot;
+  block_add_slot(info, *brk_slot);
+}
+
+static void
+emit_store_false(Compiler *c, int slot)
+{
+  if (slot < 0)
+    return;
+  emit_const(c, LANG_FALSE);
+  emit(c, LANG_OP_STORE_FAST, (uint32_t)slot);
+}
+
+static LangLoopInfo *
+block_info(Compiler *c, int index)
+{
+  return &g_array_index(c->u->loops, LangLoopInfo, index);
+}
+
+/* A test compiled as one conditional jump (no `and` or `or`; `not` inverts the jump), which
+ * AutoGraph can turn into a graph conditional. */
+static bool
+is_single_jump_test(const LangExpr *e)
+{
+  if (e->kind == LANG_EXPR_UNARY_OP && e->v.unary_op.op == LANG_UNARYOP_NOT)
+    return is_single_jump_test(e->v.unary_op.operand); /* `not x`: one inverted jump */
+  return e->kind != LANG_EXPR_BOOL_OP;
+}
+
+static int
+here(Compiler *c)
+{
+  return (int)c->u->instrs->len;
+}
+
+/* The test just compiled for block `blk` as its one conditional jump, or -1. */
+static int
+test_jump(Compiler *c, int blk, const LangExpr *test)
+{
+  int last = here(c) - 1;
+  if (!is_single_jump_test(test) || last < block_info(c, blk)->start)
+    return -1;
+  const Instr *in = &g_array_index(c->u->instrs, Instr, last);
+  return in->op == LANG_OP_POP_JUMP_IF_FALSE || in->op == LANG_OP_POP_JUMP_IF_TRUE ? last : -1;
+}
+
 static void
 compile_if(Compiler *c, const LangStmt *s)
 {
   int end = new_label(c);
-  int orelse = s->v.if_.orelse.len > 0 ? new_label(c) : end;
+  bool has_else = s->v.if_.orelse.len > 0;
+  int orelse = has_else ? new_label(c) : end;
+  int blk = records_blocks(c)
+                ? record_block(c, LANG_BLOCK_IF, &s->v.if_.body, has_else ? &s->v.if_.orelse : NULL)
+                : -1;
+  if (blk >= 0)
+    block_add_loop_flags(c, block_info(c, blk));
   compile_jump_if(c, s->v.if_.test, orelse, false);
+  if (blk >= 0)
+    block_info(c, blk)->instr = test_jump(c, blk, s->v.if_.test);
   compile_body(c, &s->v.if_.body);
-  if (s->v.if_.orelse.len > 0) {
-    emit_jump(c, LANG_OP_JUMP_FORWARD, end);
+  if (has_else) {
+    emit_jump(c, blk >= 0 ? LANG_OP_AG_ELSE : LANG_OP_JUMP_FORWARD, end);
     place_label(c, orelse);
+    if (blk >= 0)
+      block_info(c, blk)->orelse = here(c);
     compile_body(c, &s->v.if_.orelse);
   }
   place_label(c, end);
+  if (blk >= 0) {
+    LangLoopInfo *info = block_info(c, blk);
+    if (!has_else)
+      info->orelse = here(c);
+    info->end = here(c);
+    emit(c, LANG_OP_AG_END, (uint32_t)blk);
+  }
 }
 
 static void
 compile_while(Compiler *c, const LangStmt *s)
 {
   int start = new_label(c), orelse = new_label(c), end = new_label(c);
-  place_label(c, start);
   const LangExpr *test = s->v.while_.test;
   bool forever = test->kind == LANG_EXPR_CONSTANT && test->v.constant.kind == LANG_CONST_TRUE;
+  int brk_slot, cont_slot;
+  int blk = -1;
+  if (records_blocks(c) && !forever) {
+    blk = record_block(c, LANG_BLOCK_WHILE, &s->v.while_.body, NULL);
+    loop_flag_slots(c, blk, &s->v.while_.body, &brk_slot, &cont_slot);
+    emit_store_false(c, brk_slot);
+    block_info(c, blk)->start = here(c);
+  }
+  place_label(c, start);
   if (!forever)
     compile_jump_if(c, test, orelse, false);
+  if (blk >= 0) {
+    block_info(c, blk)->instr = test_jump(c, blk, test);
+    emit_store_false(c, cont_slot);
+  }
   FBlock *b = push_fblock(c, FB_WHILE);
   b->start = start;
   b->exit = end;
+  if (blk >= 0) {
+    b->blk = blk;
+    b->brk_slot = brk_slot;
+    b->cont_slot = cont_slot;
+  }
   compile_body(c, &s->v.while_.body);
   pop_fblock(c);
   c->u->line = s->loc.line;
-  emit_jump(c, LANG_OP_JUMP_BACKWARD, start);
+  if (blk >= 0)
+    block_info(c, blk)->end = here(c);
+  emit_jump(c, blk >= 0 ? LANG_OP_AG_LOOP : LANG_OP_JUMP_BACKWARD, start);
   place_label(c, orelse);
+  if (blk >= 0)
+    block_info(c, blk)->orelse = here(c);
   compile_body(c, &s->v.while_.orelse);
   place_label(c, end);
-}
-
-/* Records the fast locals a function's loop body assigns, for the FOR_ITER about to be
- * emitted (AutoGraph's loop variables: DESIGN "A call of a traced Function"). */
-static void
-record_loop(Compiler *c, const LangStmtList *body)
-{
-  Unit *u = c->u;
-  if (lang_scope_kind(u->scope) != LANG_SCOPE_FUNCTION &&
-      lang_scope_kind(u->scope) != LANG_SCOPE_LAMBDA)
-    return;
-  LangNameSet names = lang_assigned_names(c->unit->arena, *body);
-  LangLoopInfo info = {.instr = (int)u->instrs->len, .n = 0, .slots = NULL};
-  info.slots = g_new(int, names.len > 0 ? names.len : 1);
-  for (int i = 0; i < names.len; i++) {
-    if (lang_scope_symbol(u->scope, names.names[i]) != LANG_SYMBOL_LOCAL)
-      continue;
-    LangObject *s = intern(names.names[i]);
-    int index = find_ptr(u->varnames, s);
-    if (index < 0)
-      index = (int)name_index(u->varnames, s);
-    info.slots[info.n++] = index;
-  }
-  g_array_append_val(u->loops, info);
 }
 
 static void
 compile_for(Compiler *c, const LangStmt *s)
 {
   int start = new_label(c), cleanup = new_label(c), end = new_label(c);
+  int blk = -1, brk_slot = -1, cont_slot = -1;
+  if (records_blocks(c)) {
+    blk = record_block(c, LANG_BLOCK_FOR, &s->v.for_.body, NULL);
+    loop_flag_slots(c, blk, &s->v.for_.body, &brk_slot, &cont_slot);
+    emit_store_false(c, brk_slot);
+  }
   compile_expr(c, s->v.for_.iter);
   emit(c, LANG_OP_GET_ITER, 0);
   place_label(c, start);
   c->u->line = s->loc.line;
-  record_loop(c, &s->v.for_.body);
+  if (blk >= 0)
+    block_info(c, blk)->instr = block_info(c, blk)->start = here(c);
   emit_jump(c, LANG_OP_FOR_ITER, cleanup);
   FBlock *b = push_fblock(c, FB_FOR);
   b->start = start;
   b->exit = end;
+  b->blk = blk;
+  b->brk_slot = brk_slot;
+  b->cont_slot = cont_slot;
   compile_store(c, s->v.for_.target);
+  emit_store_false(c, cont_slot);
   compile_body(c, &s->v.for_.body);
   pop_fblock(c);
   c->u->line = s->loc.line;
-  emit_jump(c, LANG_OP_JUMP_BACKWARD, start);
+  if (blk >= 0)
+    block_info(c, blk)->end = here(c);
+  emit_jump(c, blk >= 0 ? LANG_OP_AG_LOOP : LANG_OP_JUMP_BACKWARD, start);
   place_label(c, cleanup);
   c->u->depth -= 1; /* the exhausted iterator was popped */
+  if (blk >= 0)
+    block_info(c, blk)->orelse = here(c);
   compile_body(c, &s->v.for_.orelse);
   place_label(c, end);
 }
@@ -2067,8 +2279,9 @@ compile_body(Compiler *c, const LangStmtList *body)
 static bool
 falls_through(LangOpcode op)
 {
-  return op != LANG_OP_JUMP_FORWARD && op != LANG_OP_JUMP_BACKWARD && op != LANG_OP_RETURN_VALUE &&
-         op != LANG_OP_RAISE_VARARGS && op != LANG_OP_RERAISE;
+  return op != LANG_OP_JUMP_FORWARD && op != LANG_OP_JUMP_BACKWARD && op != LANG_OP_AG_ELSE &&
+         op != LANG_OP_AG_LOOP && op != LANG_OP_RETURN_VALUE && op != LANG_OP_RAISE_VARARGS &&
+         op != LANG_OP_RERAISE;
 }
 
 /* The deepest the value stack gets, by walking every path with the stack effects. */

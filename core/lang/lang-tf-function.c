@@ -777,6 +777,8 @@ arg_type(LangState *L, LangValue v)
     lang_tf_shape_of(v, &shape);
     return tr_trace_type_new_tensor(lang_tf_dtype_of(v), &shape, NULL);
   }
+  if (lang_tf_is_dataset(v) || lang_tf_is_dataset_iterator(v))
+    return lang_tf_data_trace_type(L, v); /* its element spec (lang-tf-data.c) */
   if (lang_is_type(v, &lang_tf_tensor_spec_type)) {
     TensorSpec *s = (TensorSpec *)v.o;
     return tr_trace_type_new_tensor(s->dtype, &s->shape, s->name);
@@ -891,6 +893,8 @@ primitive_value(LangState *L, const TrTraceType *t)
 static LangValue
 placeholder_args(LangState *L, TrGraph *g, const TrTraceType *t, LangValue v, const char *name)
 {
+  if (lang_tf_is_dataset(v) || lang_tf_is_dataset_iterator(v))
+    return lang_tf_data_placeholder(L, g, v, name); /* one variant placeholder */
   switch (t->kind) {
     case TR_TRACE_TENSOR: {
       const char *pname = t->tensor.name ? t->tensor.name : name;
@@ -986,6 +990,13 @@ operand_vec_clear(OperandVec *v)
 static bool
 collect_inputs(LangState *L, const TrTraceType *t, LangValue v, OperandVec *out)
 {
+  if (lang_tf_is_dataset(v) || lang_tf_is_dataset_iterator(v)) {
+    LangTfOperand o;
+    if (!lang_tf_data_operand(L, v, &o))
+      return false;
+    operand_vec_push(out, &o);
+    return true;
+  }
   switch (t->kind) {
     case TR_TRACE_TENSOR: {
       LangTfOperand o;
@@ -1173,6 +1184,8 @@ run_concrete(LangState *L, TrFn *fn, TrConcreteFn *cf, const LangTfOperand *in, 
   GError *error = NULL;
   if (!tr_plan_run(c->plan, ins, n_in, outs, &ctx, &error))
     return lang_tf_raise_any(L, error);
+  if (G_UNLIKELY(lang_tf_state(L)->tapes))
+    lang_tf_tape_record_call(L, c->graph, in, n_in, outs, c->n_outputs);
   LangValue r = fill_template(L, c->outputs, make_output_tensor, outs);
   for (int i = 0; i < c->n_outputs; i++)
     if (outs[i])
@@ -1304,6 +1317,7 @@ trace_call(LangState *L, TfFunction *f, TrFnCall *call, const LangValue *bound)
   c->name = g_strdup(lang_str_data(py_function(f)->name));
   c->exec = tr_graph_copy(g);
   tr_graph_optimize(c->exec, TR_OPT_ALL, &c->opt);
+  tr_fn_trace_set_optimized(call, tr_graph_n_nodes(c->exec));
   GError *error = NULL;
   c->plan = tr_plan_new(c->exec, NULL, 0, &error);
   if (!c->plan) {
@@ -1435,8 +1449,14 @@ function_request(LangState *L, TfFunction *f, TrFnRequest request, const LangVal
     case TR_OUTCOME_MISS:
       cf = trace_call(L, f, call, bound);
       break;
-    case TR_OUTCOME_EAGER:
+    case TR_OUTCOME_EAGER: {
+      /* tf.print in the body reports this Function, as it does from a graph. */
+      LangTfState *st = lang_tf_state(L);
+      TrFn *outer_fn = st->eager_fn;
+      st->eager_fn = f->fn;
       r = call_python(L, f, bound);
+      st->eager_fn = outer_fn;
+    }
       tr_fn_call_end(f->fn, call, !lang_is_exc(r));
       goto out;
     default:
@@ -1550,11 +1570,18 @@ concrete_call(LangState *L, LangValue self, const LangValue *args, int nargs, La
   for (int i = 0; i < sig->n; i++)
     bound[i] = LANG_UNSET;
   LangValue r = LANG_EXC;
+  /* Variables may be given positionally (checked to be the traced ones) or left out. */
+  int n_tensor = 0;
+  for (int i = 0; i < sig->n; i++)
+    n_tensor += sig->types[i]->kind != TR_TRACE_PRIMITIVE &&
+                sig->types[i]->kind != TR_TRACE_IDENTITY &&
+                sig->types[i]->kind != TR_TRACE_VARIABLE;
+  bool skip_variables = n_pos <= n_tensor;
   int next = 0;
   for (int a = 0; a < n_pos; a++) {
     while (next < sig->n && (sig->types[next]->kind == TR_TRACE_PRIMITIVE ||
                              sig->types[next]->kind == TR_TRACE_IDENTITY ||
-                             sig->types[next]->kind == TR_TRACE_VARIABLE))
+                             (skip_variables && sig->types[next]->kind == TR_TRACE_VARIABLE)))
       next++;
     if (next >= sig->n) {
       lang_raise(L, &lang_exc_TypeError, "%s() takes %d positional arguments but %d were given",
@@ -2213,7 +2240,7 @@ tf_print(LangState *L, LangValue self, const LangValue *args, int nargs, LangObj
       lang_write_err(L, s->str, s->len);
     else
       lang_write_out(L, s->str, s->len);
-    emit_print(L, NULL, s->str, s->len);
+    emit_print(L, lang_tf_state(L)->eager_fn, s->str, s->len);
     g_string_free(s, TRUE);
   }
   result = LANG_NONE;
@@ -2359,7 +2386,8 @@ lang_tf_function_module_init(LangState *L, LangValue module)
   }
   if (!lang_module_add_functions(L, module, module_functions) ||
       !lang_module_add_type(L, module, &lang_tf_tensor_spec_type) ||
-      !lang_module_add_type(L, module, &lang_tf_variable_type))
+      !lang_module_add_type(L, module, &lang_tf_variable_type) ||
+      !lang_tf_gradient_module_init(L, module) || !lang_tf_autograph_module_init(L, module))
     return false;
   LangValue config = lang_module_new(L, "tensorflow.config", "Configuration.");
   lang_module_add_functions(L, config, config_functions);

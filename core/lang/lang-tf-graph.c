@@ -287,8 +287,12 @@ lang_tf_operand(LangState *L, LangValue v, TrDType dtype, bool hint, LangTfOpera
     TrVariable *var = ((LangTfVariable *)v.o)->var;
     if (!check_requested_dtype(L, v, var->dtype, dtype, hint))
       return false;
-    if (!tr)
-      return lang_tf_operand_from_tensor(L, tr_variable_read(var), out);
+    if (!tr) {
+      TrTensor *value = tr_variable_read(var);
+      if (G_UNLIKELY(lang_tf_state(L)->tapes))
+        lang_tf_tape_read_variable(L, v, &value);
+      return lang_tf_operand_from_tensor(L, value, out);
+    }
     TrNode *handle = tr_graph_capture_variable(tr->graph, var, var->name);
     GError *error = NULL;
     TrNode *read = tr_graph_add_read_variable(tr->graph, tr_node_output(handle, 0), NULL, &error);
@@ -349,6 +353,8 @@ lang_tf_apply_operand(LangState *L, TrOpId op, const LangTfOperand *in, int n, c
     result->value = r;
     result->dtype = r->dtype;
     shape_copy(&result->shape, &r->shape);
+    if (G_UNLIKELY(lang_tf_state(L)->tapes))
+      lang_tf_tape_record_op(L, op, attrs, in, n, result);
     return true;
   }
   TrOutput outs[TR_MAX_RANK + 8];

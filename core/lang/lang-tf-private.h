@@ -46,6 +46,8 @@ typedef struct {
   TrFnRegistry *registry;   /* Functions of this session (owned) */
   gint64 cell;              /* execution count of the running cell, for events (0: none) */
   bool warnings_subscribed; /* the retracing warning is printed to the session's stderr */
+  TrFn *eager_fn;           /* the Function whose body runs eagerly now (its tf.print events) */
+  struct LangTfTape *tapes; /* GradientTapes inside their `with`, innermost first (borrowed) */
 } LangTfState;
 
 /* The module state of `L`, made on first use. */
@@ -133,6 +135,32 @@ LangValue lang_tf_getitem(LangState *L, LangValue self, LangValue key);
  * once into a While node (AutoGraph). */
 LangValue lang_tf_loop_new(LangState *L, LangValue tensor);
 
+/* Where the elements of an AutoGraph `for` loop come from inside a trace: loop variables that
+ * carry the source's state, and graph code that tests for, produces and advances to the next
+ * element. A tf.range, a tensor and a tf.data.Dataset are sources. */
+typedef struct {
+  int n_state;              /* state loop variables, 1..LANG_TF_LOOP_MAX_STATE */
+  const char *const *names; /* their placeholder names in the body and cond graphs */
+  /* The state's initial values, added to `g` (the enclosing graph of the loop). */
+  bool (*init)(LangState *L, void *data, TrGraph *g, TrOutput *state, GError **error);
+  /* In the cond graph: a scalar bool, true while there is an element. */
+  bool (*test)(void *data, TrGraph *cond, const TrOutput *state, TrOutput *more, GError **error);
+  /* In the body graph, before the body runs: the value the loop target receives (a new
+   * reference: a symbolic tensor of `body`, or a tuple of them), or LANG_EXC. */
+  LangValue (*element)(LangState *L, void *data, TrGraph *body, const TrOutput *state);
+  /* In the body graph, after the body ran: the state's next values. */
+  bool (*step)(void *data, TrGraph *body, const TrOutput *state, TrOutput *next, GError **error);
+  void (*free)(void *data); /* data's destructor, or NULL */
+} LangTfLoopSource;
+
+enum { LANG_TF_LOOP_MAX_STATE = 16 };
+
+/* The loop iterator of lang_tf_loop_new for any source; takes over `data`. */
+LangValue lang_tf_loop_new_source(LangState *L, const LangTfLoopSource *source, void *data);
+
+/* Adds tf.autograph (to_code) to the module. */
+bool lang_tf_autograph_module_init(LangState *L, LangValue module);
+
 extern LangType lang_tf_exc_OperatorNotAllowedInGraphError;
 
 /* ---- Variables ----------------------------------------------------------------------------- */
@@ -163,5 +191,62 @@ LangValue lang_tf_graph_new(LangState *L, TrGraph *graph);
 /* Adds tf.function, tf.TensorSpec, tf.Variable, tf.init_scope, tf.print, tf.config and the
  * Python-source parts (tf.Module) to the module. */
 bool lang_tf_function_module_init(LangState *L, LangValue module);
+
+/* ---- tf.keras (lang-tf-keras.c) ----------------------------------------------------------- */
+
+/* The `tensorflow.keras` module: empty until one of its attributes is read, when it runs
+ * core/lang/py/keras.py (layers, optimizers) in its namespace. A new reference. */
+LangValue lang_tf_keras_module_new(LangState *L);
+
+/* ---- tf.GradientTape (lang-tf-gradient.c) --------------------------------------------------- */
+
+typedef struct LangTfTape LangTfTape;
+extern LangType lang_tf_gradient_tape_type;
+
+/* Hooks of the eager path, each a no-op unless a tape records (check `lang_tf_state(L)->tapes`
+ * first: they are called on every op). An op just run eagerly: `result->value` may be replaced
+ * by a header of its own when a tape knows that tensor already. */
+void lang_tf_tape_record_op(LangState *L, TrOpId op, const TrAttrs *attrs, const LangTfOperand *in,
+                            int n, LangTfOperand *result);
+/* A Variable (the language object) read eagerly into `*value` (may be replaced likewise). */
+void lang_tf_tape_read_variable(LangState *L, LangValue variable, TrTensor **value);
+/* A ConcreteFunction's `graph` ran eagerly on `in`, giving `outs` (each may be replaced). */
+void lang_tf_tape_record_call(LangState *L, TrGraph *graph, const LangTfOperand *in, int n_in,
+                              TrTensor **outs, int n_outs);
+/* Adds tf.GradientTape to the module. */
+bool lang_tf_gradient_module_init(LangState *L, LangValue module);
+
+/* ---- tf.data and tf.TensorArray (lang-tf-data.c, lang-tf-tensorarray.c) -------------------- */
+
+extern LangType lang_tf_dataset_type;      /* tf.data.Dataset (DatasetV2) */
+extern LangType lang_tf_iterator_type;     /* its iterators (OwnedIterator) */
+extern LangType lang_tf_tensor_array_type; /* tf.TensorArray */
+
+/* The `tensorflow.data` module (Dataset, Iterator, AUTOTUNE). A new reference. */
+LangValue lang_tf_data_module_new(LangState *L);
+
+bool lang_tf_is_dataset(LangValue v);
+bool lang_tf_is_dataset_iterator(LangValue v);
+/* `for x in dataset` inside a trace: the AutoGraph loop over a new iterator of the dataset
+ * (MakeIterator, then IteratorGetNextAsOptional in a While: the graph does not grow with the
+ * dataset). Iterating a Dataset object inside a trace does this by itself on the `for`
+ * statement's first next(). */
+LangValue lang_tf_dataset_loop_new(LangState *L, LangValue dataset);
+
+/* A dataset or iterator passed to a Function (lang-tf-function.c): its trace type (a namedtuple
+ * "DatasetSpec"/"IteratorSpec" of its element spec: datasets of one spec share a trace); the
+ * stand-in the body sees while tracing (the same kind of object on a variant Placeholder of `g`
+ * named `name`); and the variant tensor fed to that placeholder at call time. */
+TrTraceType *lang_tf_data_trace_type(LangState *L, LangValue v);
+LangValue lang_tf_data_placeholder(LangState *L, TrGraph *g, LangValue v, const char *name);
+bool lang_tf_data_operand(LangState *L, LangValue v, LangTfOperand *out);
+
+/* TensorArrays as AutoGraph loop variables: whether v is one; the variant tensor carrying its
+ * value on the current path (a tensor list; an eager array becomes a Const while tracing); and a
+ * TensorArray like `ta` (dtype, shared element shape, flags) whose value is `flow` (a symbolic
+ * variant tensor, e.g. a While output; or a concrete tensor list). */
+bool lang_tf_is_tensor_array(LangValue v);
+bool lang_tf_tensor_array_flow(LangState *L, LangValue ta, LangTfOperand *out);
+LangValue lang_tf_tensor_array_with_flow(LangState *L, LangValue ta, LangValue flow);
 
 G_END_DECLS

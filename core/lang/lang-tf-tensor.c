@@ -1241,6 +1241,62 @@ slice_bound(LangState *L, LangValue v, int64_t *out)
   return false;
 }
 
+/* A symbolic scalar integer tensor: an index known only when the graph runs. */
+static bool
+is_symbolic_index(LangValue v)
+{
+  if (!lang_tf_is_symbolic(v))
+    return false;
+  TrOutput out = lang_tf_symbolic_output(v);
+  return tr_output_shape(out)->rank == 0 && tr_dtype_is_int(tr_output_dtype(out));
+}
+
+/* One bound vector of a StridedSlice whose entries may be symbolic: `sym[i]` (plus `add`) where
+ * set, else vals[i]; an int64 Pack of them. */
+static bool
+bound_operand(LangState *L, const int64_t *vals, const LangValue *sym, int n, int64_t add,
+              LangTfOperand *out)
+{
+  LangTfOperand parts[TR_MAX_RANK];
+  int made = 0;
+  bool ok = true;
+  TrAttrs cast;
+  tr_attrs_init(&cast);
+  cast.dtype = TR_INT64;
+  for (int i = 0; i < n && ok; i++, made++) {
+    if (sym[i].tag == LANG_TAG_UNSET) {
+      ok = lang_tf_operand_from_tensor(L, tr_tensor_new_int64(vals[i]), &parts[i]);
+      continue;
+    }
+    LangTfOperand idx;
+    if (!lang_tf_operand(L, sym[i], TR_DTYPE_INVALID, false, &idx)) {
+      ok = false;
+      break;
+    }
+    LangTfOperand in[2];
+    ok = lang_tf_apply_operand(L, TR_OP_CAST, &idx, 1, &cast, NULL, &in[0]);
+    lang_tf_operand_clear(&idx);
+    if (!ok)
+      break;
+    if (!add) {
+      parts[i] = in[0];
+      continue;
+    }
+    ok = lang_tf_operand_from_tensor(L, tr_tensor_new_int64(add), &in[1]) &&
+         lang_tf_apply_operand(L, TR_OP_ADD, in, 2, NULL, NULL, &parts[i]);
+    lang_tf_operands_clear(in, 2);
+    if (!ok)
+      break;
+  }
+  TrAttrs stack;
+  tr_attrs_init(&stack);
+  stack.axis = 0;
+  if (ok)
+    ok = lang_tf_apply_operand(L, TR_OP_STACK, parts, n, &stack, NULL, out);
+  lang_tf_operands_clear(parts, made);
+  return ok;
+}
+
 LangValue
 lang_tf_getitem(LangState *L, LangValue self, LangValue key)
 {
@@ -1249,6 +1305,8 @@ lang_tf_getitem(LangState *L, LangValue self, LangValue key)
   if (n > TR_MAX_RANK)
     return lang_raise_str(L, &lang_exc_ValueError, "too many indices for tensor");
   int64_t begin[TR_MAX_RANK], end[TR_MAX_RANK], strides[TR_MAX_RANK];
+  LangValue sym[TR_MAX_RANK]; /* symbolic scalar indices, borrowed; UNSET elsewhere */
+  bool any_sym = false;
   TrAttrs masks;
   tr_attrs_init(&masks);
   for (int64_t i = 0; i < n; i++) {
@@ -1256,8 +1314,13 @@ lang_tf_getitem(LangState *L, LangValue self, LangValue key)
     uint32_t bit = 1u << i;
     begin[i] = end[i] = 0;
     strides[i] = 1;
+    sym[i] = LANG_UNSET;
     bool ok;
-    if (item.tag == LANG_TAG_NONE) {
+    if (is_symbolic_index(item)) {
+      sym[i] = item;
+      any_sym = true;
+      masks.shrink_axis_mask |= bit;
+    } else if (item.tag == LANG_TAG_NONE) {
       masks.new_axis_mask |= bit;
     } else if (item.tag == LANG_TAG_OBJ && item.o == &lang_ellipsis_obj) {
       masks.ellipsis_mask |= bit;
@@ -1285,6 +1348,21 @@ lang_tf_getitem(LangState *L, LangValue self, LangValue key)
   if (!lang_tf_operand(L, self, TR_DTYPE_INVALID, true, &in[0]))
     return LANG_EXC;
   const int64_t *vals[3] = {begin, end, strides};
+  if (any_sym) {
+    /* begin and end hold the symbolic indices: packed from scalars in the graph. */
+    if (!bound_operand(L, begin, sym, (int)n, 0, &in[1])) {
+      lang_tf_operand_clear(&in[0]);
+      return LANG_EXC;
+    }
+    if (!bound_operand(L, end, sym, (int)n, 1, &in[2])) {
+      lang_tf_operands_clear(in, 2);
+      return LANG_EXC;
+    }
+    lang_tf_operand_from_tensor(L, tr_tensor_new_from_data(TR_INT64, &vec, strides), &in[3]);
+    LangValue r = lang_tf_apply(L, TR_OP_STRIDED_SLICE, in, 4, &masks, NULL);
+    lang_tf_operands_clear(in, 4);
+    return r;
+  }
   for (int i = 0; i < 3; i++)
     lang_tf_operand_from_tensor(L, tr_tensor_new_from_data(TR_INT64, &vec, vals[i]), &in[i + 1]);
   LangValue r = lang_tf_apply(L, TR_OP_STRIDED_SLICE, in, 4, &masks, NULL);

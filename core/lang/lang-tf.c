@@ -1578,5 +1578,8 @@ lang_tf_module_init(LangState *L)
 
   add_submodule(L, m, "random", random_module_new(L));
   add_submodule(L, m, "errors", errors_module_new(L));
+  add_submodule(L, m, "data", lang_tf_data_module_new(L));
+  lang_module_add_type(L, m, &lang_tf_tensor_array_type);
+  add_submodule(L, m, "keras", lang_tf_keras_module_new(L));
   return m;
 }

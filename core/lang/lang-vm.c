@@ -27,6 +27,7 @@ struct LangFrame {
   struct FrameCache *cache; /* the state's cache, where the memory goes back */
   bool in_generator;        /* owned by a LangGenerator (never recycled while suspended) */
   bool depth_counted;       /* entered through lang_enter(): lang_leave() when popped */
+  void *ag;                 /* AutoGraph: the if/while blocks being traced (LangAgHooks), or NULL */
   int capacity;             /* values[] entries allocated */
   LangValue values[];       /* locals, cells, free variables, then the value stack */
 };
@@ -139,6 +140,7 @@ frame_new(LangState *L, LangCode *code, LangFunction *func, LangObject *globals)
   f->result = NULL;
   f->in_generator = false;
   f->depth_counted = false;
+  f->ag = NULL;
   for (int i = 0; i < slots; i++)
     f->values[i] = LANG_UNSET;
   f->sp = f->values + slots;
@@ -1387,6 +1389,52 @@ op_JUMP_FORWARD:
   ip = code->code + arg;
   DISPATCH();
 
+op_AG_ELSE:
+  if (G_UNLIKELY(f->ag != NULL)) {
+    f->ip = ip;
+    int to = lang_ag_else(L, f, (int)(ip - code->code) - 1);
+    if (to == LANG_AG_RAISE)
+      FAIL();
+    if (to == LANG_AG_NEXT)
+      DISPATCH();
+  }
+  ip = code->code + arg;
+  DISPATCH();
+
+op_AG_BREAK:
+  if (G_UNLIKELY(f->ag != NULL)) {
+    /* A break or continue of a graph loop ends the graph branch it is in. */
+    f->ip = ip;
+    int to = lang_ag_break(L, f, (int)arg);
+    if (to == LANG_AG_RAISE)
+      FAIL();
+    if (to >= 0) {
+      ip = code->code + to;
+      DISPATCH();
+    }
+  }
+  DISPATCH();
+
+op_AG_END:
+  if (G_UNLIKELY(f->ag != NULL)) {
+    f->ip = ip;
+    if (lang_ag_end(L, f, (int)arg) == LANG_AG_RAISE)
+      FAIL();
+  }
+  DISPATCH();
+
+op_AG_LOOP:
+  if (G_UNLIKELY(f->ag != NULL)) {
+    f->ip = ip;
+    int to = lang_ag_loop(L, f, (int)(ip - code->code) - 1);
+    if (to == LANG_AG_RAISE)
+      FAIL();
+    if (to >= 0) {
+      ip = code->code + to;
+      DISPATCH();
+    }
+  }
+  /* fall through: the plain back edge */
 op_JUMP_BACKWARD:
   ip = code->code + arg;
   if (G_UNLIKELY(atomic_load_explicit(&L->interrupt, memory_order_relaxed)) &&
@@ -1401,6 +1449,19 @@ op_POP_JUMP_IF_TRUE : {
   if (v.tag == LANG_TAG_BOOL)
     t = v.b;
   else {
+    if (code->n_loops > 0 && v.tag == LANG_TAG_OBJ) {
+      /* A symbolic tensor tested by an if or while of a function: AutoGraph. */
+      f->ip = ip;
+      int to = lang_ag_test(L, f, (int)(ip - code->code) - 1, v, (int)(sp - frame_stack_base(f)));
+      if (to != LANG_AG_PLAIN) {
+        lang_decref(v);
+        if (to == LANG_AG_RAISE)
+          FAIL();
+        if (to >= 0)
+          ip = code->code + to;
+        DISPATCH();
+      }
+    }
     t = lang_truth(L, v);
     lang_decref(v);
     if (t < 0)
@@ -1617,6 +1678,20 @@ op_LOAD_BUILD_CLASS : {
 
 op_RETURN_VALUE : {
   LangValue r = POP();
+  if (G_UNLIKELY(f->ag != NULL)) {
+    /* A return inside a branch of an `if` on a tensor: the branch's result. */
+    f->ip = ip;
+    int depth = 0;
+    int to = lang_ag_return(L, f, (int)(ip - code->code) - 1, &r, &depth);
+    if (to == LANG_AG_RAISE)
+      FAIL();
+    if (to >= 0) {
+      while (sp > frame_stack_base(f) + depth)
+        lang_decref(POP());
+      ip = code->code + to;
+      DISPATCH();
+    }
+  }
   if (f == entry) {
     SAVE_FRAME();
     *status = RUN_RETURNED;
@@ -1832,6 +1907,8 @@ unwind : {
                         lang_code_line(code, (int)index));
   reraise = false;
   kwnames = NULL;
+  if (G_UNLIKELY(f->ag != NULL))
+    lang_ag_abort(L, f); /* the traced if/while blocks end here, handled or not */
   const LangExcEntry *handler = find_handler(code, index);
   if (handler) {
     LangValue *keep = frame_stack_base(f) + handler->depth;
@@ -2448,7 +2525,8 @@ lang_vm_current_location(LangState *L, const char **filename, int *line)
 }
 
 LangValue *
-lang_vm_loop_locals(LangState *L, const int **slots, int *n_slots, LangObject *const **varnames)
+lang_vm_loop_locals(LangState *L, const int **slots, int *n_slots, LangObject *const **varnames,
+                    const LangLoopInfo **info)
 {
   VmData *d = L->vm.data;
   if (!d || !d->top)
@@ -2456,12 +2534,40 @@ lang_vm_loop_locals(LangState *L, const int **slots, int *n_slots, LangObject *c
   LangFrame *f = d->top;
   int instr = (int)(f->ip - f->code->code) - 1;
   for (int i = 0; i < f->code->n_loops; i++) {
-    if (f->code->loops[i].instr == instr) {
+    if (f->code->loops[i].kind == LANG_BLOCK_FOR && f->code->loops[i].instr == instr) {
       *slots = f->code->loops[i].slots;
       *n_slots = f->code->loops[i].n;
       *varnames = f->code->varnames;
+      *info = &f->code->loops[i];
       return f->values;
     }
   }
   return NULL;
+}
+
+/* ---- frames for AutoGraph ------------------------------------------------------------------- */
+
+LangCode *
+lang_frame_code(LangFrame *f)
+{
+  return f->code;
+}
+
+LangValue *
+lang_frame_locals(LangFrame *f)
+{
+  return f->values;
+}
+
+void **
+lang_frame_ag(LangFrame *f)
+{
+  return &f->ag;
+}
+
+LangFrame *
+lang_vm_top_frame(LangState *L)
+{
+  VmData *d = L->vm.data;
+  return d ? d->top : NULL;
 }

@@ -85,7 +85,42 @@ bool lang_vm_current_location(LangState *L, const char **filename, int *line);
  * may replace entries, owning the references it stores), the slots the running `for` loop's
  * body assigns, and the code's local names. NULL when the loop is not in a function. */
 LangValue *lang_vm_loop_locals(LangState *L, const int **slots, int *n_slots,
-                               LangObject *const **varnames);
+                               LangObject *const **varnames, const LangLoopInfo **info);
+
+/* ---- AutoGraph (lang-tf-autograph.c) --------------------------------------------------------
+ * An `if` or `while` of a function whose test is a symbolic tensor is traced as a graph
+ * conditional or loop: the interpreter runs both branches (or the body once) on symbolic values.
+ * It calls these hooks at the block's instructions (LangLoopInfo); they return an instruction
+ * index to go to, or one of: */
+enum {
+  LANG_AG_PLAIN = -1, /* nothing to do: run the instruction as usual */
+  LANG_AG_RAISE = -2, /* an exception is set */
+  LANG_AG_NEXT = -3,  /* go on with the next instruction (do not jump) */
+};
+
+/* The test of block instruction `instr` gave `v` (borrowed); `depth` is the stack depth. */
+int lang_ag_test(LangState *L, LangFrame *f, int instr, LangValue v, int depth);
+/* AG_ELSE at `instr`: the end of an if's true part. */
+int lang_ag_else(LangState *L, LangFrame *f, int instr);
+/* AG_END of block `block`: the end of an if. LANG_AG_PLAIN or LANG_AG_RAISE. */
+int lang_ag_end(LangState *L, LangFrame *f, int block);
+/* AG_BREAK: `break` (arg even) or `continue` of loop block arg / 2 set its flag; a target
+ * means the graph branch it runs in ends there (LANG_AG_NEXT: the plain break follows). */
+int lang_ag_break(LangState *L, LangFrame *f, int arg);
+/* The innermost running Python frame, or NULL. */
+LangFrame *lang_vm_top_frame(LangState *L);
+/* AG_LOOP at `instr`: a while's or for's back edge. */
+int lang_ag_loop(LangState *L, LangFrame *f, int instr);
+/* RETURN_VALUE of `*r` (owned; may be replaced) while blocks are traced. A target means: cut the
+ * stack to `*depth` and go on there (the returned value was kept as a branch's result). */
+int lang_ag_return(LangState *L, LangFrame *f, int instr, LangValue *r, int *depth);
+/* An exception leaves the frame: drop its blocks and resume the enclosing trace. */
+void lang_ag_abort(LangState *L, LangFrame *f);
+
+LangCode *lang_frame_code(LangFrame *f);
+LangValue *lang_frame_locals(LangFrame *f);
+/* The frame's AutoGraph state (NULL when no block is traced). */
+void **lang_frame_ag(LangFrame *f);
 
 /* A new empty cell (ref UNSET) or one holding `v` (borrowed). Transfer full. */
 LangValue lang_cell_new(LangState *L, LangValue v);

@@ -806,6 +806,149 @@ tr_conv2d(TrTensor *input, TrTensor *filters, const int64_t strides[2], TrPaddin
   return tr_op_run(TR_OP_CONV2D, in, 2, &attrs, error);
 }
 
+/* ---- Conv2D's gradients ------------------------------------------------------------------
+ * Conv2DBackpropInput(filter, out_backprop) and Conv2DBackpropFilter(input, out_backprop): the
+ * gradients of Conv2D's input and filter, for core/graph/grad.c. The shape of the result (the
+ * input's or the filter's) is the attr `axes`, since TensorFlow's shape operand is static here.
+ * Both walk every (output pixel, tap) pair once, accumulating in the output's dtype. */
+
+/* The Conv2D geometry a backprop op is the gradient of: `known` (the filter or the input) and
+ * the attr shape of the other, in Conv2D's argument order, checked against out_backprop. */
+static bool
+conv_backprop_geometry(TrOpId op, const TrShape *known, const TrShape *dy, const TrAttrs *attrs,
+                       ConvGeom *g, GError **error)
+{
+  const char *type = tr_op_def(op)->type;
+  if (attrs->n_axes != 4) {
+    tr_set_op_error(error, TR_ERROR_INVALID_ARGUMENT, type, "%s needs a 4-d result shape", type);
+    return false;
+  }
+  TrShape attr_shape = tr_shape_make(4, attrs->axes);
+  bool for_input = op == TR_OP_CONV2D_BACKPROP_INPUT;
+  if (!conv_geometry(for_input ? &attr_shape : known, for_input ? known : &attr_shape, attrs, g,
+                     error))
+    return false;
+  TrShape want = tr_shape_make(4, (const int64_t[]){g->batch, g->out_h, g->out_w, g->out_c});
+  if (dy->rank != TR_UNKNOWN && !tr_shape_is_compatible_with(&want, dy)) {
+    g_autofree char *a = tr_shape_to_error_string(&want);
+    g_autofree char *b = tr_shape_to_error_string(dy);
+    tr_set_op_error(error, TR_ERROR_INVALID_ARGUMENT, type,
+                    "Conv2D output shape %s does not match out_backprop shape %s", a, b);
+    return false;
+  }
+  return true;
+}
+
+static bool
+conv_backprop_infer(TrOpId op, const TrTensorInfo *in, const TrAttrs *attrs, TrDType *dtype,
+                    TrShape *shape, GError **error)
+{
+  if (!check_dtypes(in, tr_op_def(op)->type, tr_dtype_is_float, "half, bfloat16, float, double",
+                    error))
+    return false;
+  ConvGeom g;
+  if (!conv_backprop_geometry(op, &in[0].shape, &in[1].shape, attrs, &g, error))
+    return false;
+  *dtype = in[0].dtype;
+  *shape = tr_shape_make(4, attrs->axes);
+  return true;
+}
+
+static bool
+conv_backprop_input_infer(const TrTensorInfo *in, int n_in, const TrAttrs *attrs, TrDType *dtype,
+                          TrShape *shape, GError **error)
+{
+  return conv_backprop_infer(TR_OP_CONV2D_BACKPROP_INPUT, in, attrs, dtype, shape, error);
+}
+
+static bool
+conv_backprop_filter_infer(const TrTensorInfo *in, int n_in, const TrAttrs *attrs, TrDType *dtype,
+                           TrShape *shape, GError **error)
+{
+  return conv_backprop_infer(TR_OP_CONV2D_BACKPROP_FILTER, in, attrs, dtype, shape, error);
+}
+
+/* One (output pixel, tap) pair: `xi` indexes the input, `fi` the filter, `yi` out_backprop. */
+#define CONV_BACKPROP(NAME, T)                                                                     \
+  static void NAME(const ConvGeom *g, bool for_input, const T *known, const T *dy, T *out)         \
+  {                                                                                                \
+    int64_t opg = g->out_c / g->groups;                                                            \
+    for (int64_t b = 0; b < g->batch; b++)                                                         \
+      for (int64_t oh = 0; oh < g->out_h; oh++)                                                    \
+        for (int64_t ow = 0; ow < g->out_w; ow++)                                                  \
+          for (int64_t kh = 0; kh < g->k_h; kh++) {                                                \
+            int64_t ih = oh * g->stride_h - g->pad_top + kh;                                       \
+            if (ih < 0 || ih >= g->in_h)                                                           \
+              continue;                                                                            \
+            for (int64_t kw = 0; kw < g->k_w; kw++) {                                              \
+              int64_t iw = ow * g->stride_w - g->pad_left + kw;                                    \
+              if (iw < 0 || iw >= g->in_w)                                                         \
+                continue;                                                                          \
+              const T *d = dy + ((b * g->out_h + oh) * g->out_w + ow) * g->out_c;                  \
+              int64_t x0 = ((b * g->in_h + ih) * g->in_w + iw) * g->in_c;                          \
+              int64_t f0 = (kh * g->k_w + kw) * g->k_c * g->out_c;                                 \
+              for (int64_t oc = 0; oc < g->out_c; oc++) {                                          \
+                int64_t base = (oc / opg) * g->k_c;                                                \
+                for (int64_t c = 0; c < g->k_c; c++) {                                             \
+                  int64_t xi = x0 + base + c, fi = f0 + c * g->out_c + oc;                         \
+                  if (for_input)                                                                   \
+                    out[xi] += known[fi] * d[oc];                                                  \
+                  else                                                                             \
+                    out[fi] += known[xi] * d[oc];                                                  \
+                }                                                                                  \
+              }                                                                                    \
+            }                                                                                      \
+          }                                                                                        \
+  }
+CONV_BACKPROP(conv_backprop_f32, float)
+CONV_BACKPROP(conv_backprop_f64, double)
+#undef CONV_BACKPROP
+
+static bool
+conv_backprop_kernel(TrOpId op, TrTensor *const *in, const TrAttrs *attrs, TrTensor *out,
+                     GError **error)
+{
+  ConvGeom g;
+  if (!conv_backprop_geometry(op, &in[0]->shape, &in[1]->shape, attrs, &g, error))
+    return false;
+  int64_t n = tr_tensor_num_elements(out);
+  if (n == 0)
+    return true;
+  memset(tr_tensor_data(out), 0, (size_t)n * tr_dtype_size(out->dtype));
+  if (tr_tensor_num_elements(in[1]) == 0 || g.groups <= 0)
+    return true;
+  g_autoptr(TrTensor) known = tr_tensor_contiguous(in[0]);
+  g_autoptr(TrTensor) dy = tr_tensor_contiguous(in[1]);
+  bool for_input = op == TR_OP_CONV2D_BACKPROP_INPUT;
+  if (out->dtype == TR_FLOAT64) {
+    conv_backprop_f64(&g, for_input, tr_tensor_data(known), tr_tensor_data(dy),
+                      tr_tensor_data(out));
+    return true;
+  }
+  if (out->dtype == TR_FLOAT32) {
+    conv_backprop_f32(&g, for_input, tr_tensor_data(known), tr_tensor_data(dy),
+                      tr_tensor_data(out));
+    return true;
+  }
+  tr_set_op_error(error, TR_ERROR_UNIMPLEMENTED, tr_op_def(op)->type,
+                  "%s is implemented for float and double only", tr_op_def(op)->type);
+  return false;
+}
+
+static bool
+conv_backprop_input_kernel(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTensor *out,
+                           GError **error)
+{
+  return conv_backprop_kernel(TR_OP_CONV2D_BACKPROP_INPUT, in, attrs, out, error);
+}
+
+static bool
+conv_backprop_filter_kernel(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTensor *out,
+                            GError **error)
+{
+  return conv_backprop_kernel(TR_OP_CONV2D_BACKPROP_FILTER, in, attrs, out, error);
+}
+
 /* ---- registration ----------------------------------------------------------------------- */
 
 void
@@ -818,4 +961,12 @@ tr_ops_register_linalg(TrOpDef *defs)
       .name = "MatMul", .n_inputs = 2, .infer = batch_matmul_infer, .kernel = matmul_kernel};
   defs[TR_OP_CONV2D] =
       (TrOpDef){.name = "Conv2D", .n_inputs = 2, .infer = conv2d_infer, .kernel = conv2d_kernel};
+  defs[TR_OP_CONV2D_BACKPROP_INPUT] = (TrOpDef){.name = "Conv2DBackpropInput",
+                                                .n_inputs = 2,
+                                                .infer = conv_backprop_input_infer,
+                                                .kernel = conv_backprop_input_kernel};
+  defs[TR_OP_CONV2D_BACKPROP_FILTER] = (TrOpDef){.name = "Conv2DBackpropFilter",
+                                                 .n_inputs = 2,
+                                                 .infer = conv_backprop_filter_infer,
+                                                 .kernel = conv_backprop_filter_kernel};
 }

@@ -1190,6 +1190,65 @@ VIEW_OP(expand_dims, EXPAND_DIMS)
 VIEW_OP(strided_slice, STRIDED_SLICE)
 #undef VIEW_OP
 
+/* ---- StridedSliceGrad ----------------------------------------------------------------------
+ * StridedSliceGrad(dy, begin, end, strides): zeros of the sliced tensor's shape (attr `axes`)
+ * with `dy` written where StridedSlice with the same spec and masks read from. The gradient of
+ * StridedSlice, for core/graph/grad.c (TensorFlow's takes the shape as its first operand). */
+
+/* The attr shape as the StridedSlice input it stands for, with the slice's spec operands. */
+static void
+slice_grad_infos(const TrTensorInfo *in, const TrAttrs *attrs, TrTensorInfo *infos)
+{
+  infos[0] =
+      (TrTensorInfo){.dtype = in[0].dtype, .shape = tr_shape_make(attrs->n_axes, attrs->axes)};
+  for (int i = 1; i < 4; i++)
+    infos[i] = in[i];
+}
+
+static bool
+infer_strided_slice_grad(const TrTensorInfo *in, int n_in, const TrAttrs *attrs, TrDType *dtype,
+                         TrShape *shape, GError **error)
+{
+  const char *type = op_type(TR_OP_STRIDED_SLICE_GRAD);
+  if (attrs->n_axes < 0 || attrs->n_axes > TR_MAX_RANK) {
+    tr_set_op_error(error, TR_ERROR_INVALID_ARGUMENT, type, "the sliced shape is not set");
+    return false;
+  }
+  TrTensorInfo infos[4];
+  slice_grad_infos(in, attrs, infos);
+  TrShape sliced;
+  if (!infer_strided_slice(infos, 4, attrs, dtype, &sliced, error))
+    return false;
+  if (!tr_shape_is_compatible_with(&sliced, &in[0].shape)) {
+    g_autofree char *a = tr_shape_to_error_string(&sliced);
+    g_autofree char *b = tr_shape_to_error_string(&in[0].shape);
+    tr_set_op_error(error, TR_ERROR_INVALID_ARGUMENT, type, "shape of dy was %s instead of %s", b,
+                    a);
+    return false;
+  }
+  *dtype = in[0].dtype;
+  *shape = infos[0].shape;
+  return true;
+}
+
+static bool
+kernel_strided_slice_grad(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTensor *out,
+                          GError **error)
+{
+  if (!kernel_precheck(TR_OP_STRIDED_SLICE_GRAD, in, n_in, attrs, out, error))
+    return false;
+  int64_t n = tr_tensor_num_elements(out);
+  if (n > 0 && out->dtype != TR_STRING)
+    memset(tr_tensor_data(out), 0, (size_t)n * tr_dtype_size(out->dtype));
+  TrTensor *spec[4] = {out, in[1], in[2], in[3]};
+  TrTensor g;
+  if (!strided_slice_geometry(spec, attrs, &g, error))
+    return false;
+  if (tr_tensor_num_elements(&g) > 0)
+    tr_tensor_copy_into(&g, in[0]);
+  return true;
+}
+
 /* ---- registration ----------------------------------------------------------------------- */
 
 void
@@ -1228,6 +1287,10 @@ tr_ops_register_shape(TrOpDef *defs)
                                         .infer = infer_strided_slice,
                                         .kernel = kernel_strided_slice,
                                         .view = view_strided_slice};
+  defs[TR_OP_STRIDED_SLICE_GRAD] = (TrOpDef){.name = "StridedSliceGrad",
+                                             .n_inputs = 4,
+                                             .infer = infer_strided_slice_grad,
+                                             .kernel = kernel_strided_slice_grad};
 }
 
 /* ---- wrappers --------------------------------------------------------------------------- */

@@ -93,6 +93,23 @@ check_arity(const TrOpDef *def, int n_in, GError **error)
   return false;
 }
 
+/* Variants (datasets, tensor lists) have no row in any op's per-dtype tables: no core/tensor op
+ * takes one. */
+static bool
+check_no_variant(const TrOpDef *def, const TrTensorInfo *in, int n_in, GError **error)
+{
+  for (int i = 0; i < n_in; i++) {
+    if (in[i].dtype != TR_VARIANT)
+      continue;
+    tr_set_op_error(error, TR_ERROR_INVALID_ARGUMENT, def->type,
+                    "%s cannot take input #%d(zero-based): it is a variant tensor (a dataset, "
+                    "iterator or tensor list), not a tensor of numbers or strings",
+                    def->type, i);
+    return false;
+  }
+  return true;
+}
+
 bool
 tr_op_infer(TrOpId op, const TrTensorInfo *in, int n_in, const TrAttrs *attrs, TrDType *dtype,
             TrShape *shape, GError **error)
@@ -100,7 +117,8 @@ tr_op_infer(TrOpId op, const TrTensorInfo *in, int n_in, const TrAttrs *attrs, T
   const TrOpDef *def = tr_op_def(op);
   if (!attrs)
     attrs = default_attrs();
-  if (!check_defined(def, error) || !check_arity(def, n_in, error))
+  if (!check_defined(def, error) || !check_arity(def, n_in, error) ||
+      !check_no_variant(def, in, n_in, error))
     return false;
   return def->infer(in, n_in, attrs, dtype, shape, error);
 }
@@ -127,7 +145,8 @@ tr_op_run(TrOpId op, TrTensor *const *in, int n_in, const TrAttrs *attrs, GError
 
   TrDType dtype;
   TrShape shape;
-  if (!def->infer(infos, n_in, attrs, &dtype, &shape, error))
+  if (!check_no_variant(def, infos, n_in, error) ||
+      !def->infer(infos, n_in, attrs, &dtype, &shape, error))
     return NULL;
   g_return_val_if_fail(tr_shape_is_fully_defined(&shape), NULL);
 

@@ -22,9 +22,14 @@ static const DTypeInfo dtype_info[] = {
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(dtype_info) == TR_N_DTYPES);
 
+/* Variants are outside the table (see TR_VARIANT): NumPy would hold them as objects. */
+static const DTypeInfo variant_info = {"variant", "variant", "object", sizeof(TrVariant *)};
+
 static const DTypeInfo *
 dtype_get(TrDType dtype)
 {
+  if (dtype == TR_VARIANT)
+    return &variant_info;
   g_return_val_if_fail(dtype >= 0 && dtype < TR_N_DTYPES, &dtype_info[0]);
   return &dtype_info[dtype];
 }
@@ -135,6 +140,18 @@ tr_shape_equal(const TrShape *a, const TrShape *b)
     if (a->dims[i] != b->dims[i])
       return false;
   return true;
+}
+
+TrShape
+tr_shape_most_specific_compatible(const TrShape *a, const TrShape *b)
+{
+  if (a->rank == TR_UNKNOWN || b->rank == TR_UNKNOWN || a->rank != b->rank)
+    return tr_shape_unknown();
+  TrShape s = *a;
+  for (int i = 0; i < a->rank; i++)
+    if (a->dims[i] != b->dims[i])
+      s.dims[i] = TR_UNKNOWN;
+  return s;
 }
 
 bool
@@ -369,6 +386,50 @@ tr_splat_first(char *data, size_t size, int64_t n)
   }
 }
 
+/* ---- variants -------------------------------------------------------------------------- */
+
+void
+tr_variant_init(TrVariant *v, const TrVariantClass *klass)
+{
+  g_return_if_fail(v && klass && klass->finalize);
+  v->refcount = 1;
+  v->klass = klass;
+}
+
+TrVariant *
+tr_variant_ref(TrVariant *v)
+{
+  g_return_val_if_fail(v != NULL, NULL);
+  g_atomic_int_inc(&v->refcount);
+  return v;
+}
+
+void
+tr_variant_unref(TrVariant *v)
+{
+  if (v && g_atomic_int_dec_and_test(&v->refcount))
+    v->klass->finalize(v);
+}
+
+TrTensor *
+tr_tensor_new_variant(TrVariant *v)
+{
+  g_return_val_if_fail(v != NULL, NULL);
+  TrShape scalar = tr_shape_scalar();
+  TrTensor *t = tr_tensor_new(TR_VARIANT, &scalar);
+  *(TrVariant **)t->buf->data = tr_variant_ref(v);
+  return t;
+}
+
+TrVariant *
+tr_tensor_get_variant(const TrTensor *t, const TrVariantClass *klass)
+{
+  if (!t || t->dtype != TR_VARIANT || t->shape.rank != 0)
+    return NULL;
+  TrVariant *v = ((TrVariant **)t->buf->data)[t->offset];
+  return v && (!klass || v->klass == klass) ? v : NULL;
+}
+
 /* ---- buffers --------------------------------------------------------------------------- */
 
 void
@@ -401,7 +462,7 @@ tr_buffer_new_uninit(TrDType dtype, int64_t n_elems)
   buf->dtype = dtype;
   buf->n_elems = n_elems;
   buf->data = n_elems > 0 ? (char *)buf + BUFFER_HEADER_SIZE : NULL;
-  if (dtype == TR_STRING && bytes)
+  if ((dtype == TR_STRING || dtype == TR_VARIANT) && bytes)
     memset(buf->data, 0, bytes);
   return buf;
 }
@@ -412,7 +473,7 @@ tr_buffer_new(TrDType dtype, int64_t n_elems)
   TrBuffer *buf = tr_buffer_new_uninit(dtype, n_elems);
   if (!buf)
     return NULL;
-  if (buf->data && dtype != TR_STRING)
+  if (buf->data && dtype != TR_STRING && dtype != TR_VARIANT)
     memset(buf->data, 0, (size_t)n_elems * tr_dtype_size(dtype));
   return buf;
 }
@@ -434,6 +495,11 @@ tr_buffer_unref(TrBuffer *buf)
     for (int64_t i = 0; i < buf->n_elems; i++)
       g_free(s[i].data);
   }
+  if (buf->dtype == TR_VARIANT) {
+    TrVariant **v = buf->data;
+    for (int64_t i = 0; i < buf->n_elems; i++)
+      tr_variant_unref(v[i]);
+  }
   free(buf);
 }
 
@@ -449,6 +515,16 @@ copy_run(char *dst, int64_t ds, const char *src, int64_t ss, int64_t n, TrDType 
     const TrString *s = (const TrString *)src;
     for (int64_t i = 0; i < n; i++)
       tr_string_set(&d[i * ds], s[i * ss].data, s[i * ss].len);
+    return;
+  }
+  if (dtype == TR_VARIANT) {
+    TrVariant **d = (TrVariant **)dst;
+    TrVariant *const *s = (TrVariant *const *)src;
+    for (int64_t i = 0; i < n; i++) {
+      TrVariant *old = d[i * ds];
+      d[i * ds] = s[i * ss] ? tr_variant_ref(s[i * ss]) : NULL;
+      tr_variant_unref(old);
+    }
     return;
   }
   size_t size = tr_dtype_size(dtype);
@@ -701,6 +777,11 @@ tr_tensor_new_from_data(TrDType dtype, const TrShape *shape, const void *data)
     TrString *dst = t->buf->data;
     for (int64_t i = 0; i < n; i++)
       tr_string_set(&dst[i], src[i].data, src[i].len);
+  } else if (dtype == TR_VARIANT) {
+    TrVariant *const *src = data;
+    TrVariant **dst = t->buf->data;
+    for (int64_t i = 0; i < n; i++)
+      dst[i] = src[i] ? tr_variant_ref(src[i]) : NULL;
   } else {
     memcpy(t->buf->data, data, (size_t)n * tr_dtype_size(dtype));
   }
@@ -751,6 +832,8 @@ tr_tensor_get_f64(const TrTensor *t, int64_t flat_index)
       return (double)((int64_t *)t->buf->data)[i];
     case TR_BOOL:
       return ((bool *)t->buf->data)[i];
+    case TR_VARIANT: /* its address: code that hashes or prints any element still works */
+      return (double)(uintptr_t)((TrVariant **)t->buf->data)[i];
     default:
       g_return_val_if_reached(NAN);
   }
@@ -771,6 +854,8 @@ tr_tensor_get_i64(const TrTensor *t, int64_t flat_index)
       return ((int64_t *)t->buf->data)[i];
     case TR_BOOL:
       return ((bool *)t->buf->data)[i];
+    case TR_VARIANT: /* its address, as tr_tensor_get_f64 */
+      return (int64_t)(uintptr_t)((TrVariant **)t->buf->data)[i];
     default:
       g_return_val_if_reached(0);
   }

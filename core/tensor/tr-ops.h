@@ -86,7 +86,11 @@ G_BEGIN_DECLS
   X(ZEROS_LIKE, "ZerosLike")                                                                       \
   X(ONES_LIKE, "OnesLike")                                                                         \
   X(RANDOM_UNIFORM, "RandomUniform")                                                               \
-  X(RANDOM_NORMAL, "RandomStandardNormal")
+  X(RANDOM_NORMAL, "RandomStandardNormal")                                                         \
+  /* gradients (core/graph/grad.c emits them) */                                                   \
+  X(CONV2D_BACKPROP_INPUT, "Conv2DBackpropInput")                                                  \
+  X(CONV2D_BACKPROP_FILTER, "Conv2DBackpropFilter")                                                \
+  X(STRIDED_SLICE_GRAD, "StridedSliceGrad")
 
 typedef enum {
 #define TR_OP_ENUM(id, tf) TR_OP_##id,
@@ -102,7 +106,8 @@ typedef enum {
 
 /* Static parameters of one op application; each op reads the fields its comment names. */
 typedef struct {
-  int64_t axes[TR_MAX_RANK]; /* reductions, squeeze: axes; transpose: perm; reshape: shape */
+  int64_t axes[TR_MAX_RANK]; /* reductions, squeeze: axes; transpose: perm; reshape: shape;
+                              * Conv2DBackprop*, StridedSliceGrad: the shape of the result */
   int n_axes;                /* count of axes; < 0 means "all axes" / "reverse" / unset */
   int64_t axis;              /* concat, stack, gather, one_hot, expand_dims, arg*, softmax */
   bool keepdims;             /* reductions */

@@ -43,6 +43,7 @@ typedef enum {
   TR_DTYPE_LIST(TR_DTYPE_ENUM)
 #undef TR_DTYPE_ENUM
       TR_N_DTYPES,
+  TR_VARIANT = TR_N_DTYPES + 1, /* opaque handles, outside the list: see "variants" below */
   TR_DTYPE_INVALID = -1
 } TrDType;
 
@@ -67,6 +68,9 @@ TrShape tr_shape_unknown(void);
 bool tr_shape_is_fully_defined(const TrShape *shape);
 int64_t tr_shape_num_elements(const TrShape *shape); /* TR_UNKNOWN if not fully defined */
 bool tr_shape_equal(const TrShape *a, const TrShape *b);
+/* TensorShape.most_specific_compatible_shape: the shape both fit, dims that differ become None
+ * and a differing rank makes the rank unknown. */
+TrShape tr_shape_most_specific_compatible(const TrShape *a, const TrShape *b);
 /* Whether a concrete or partial shape `b` fits the pattern `a` (None matches anything). */
 bool tr_shape_is_compatible_with(const TrShape *pattern, const TrShape *b);
 /* "(2, 3)", "(None,)", "()", "<unknown>": TensorShape's str. Transfer full. */
@@ -110,6 +114,40 @@ typedef struct {
   TrBuffer *buf;                /* owned reference */
   bool contiguous;              /* row-major, offset-free layout (strides derive from shape) */
 } TrTensor;
+
+/* ---- variants ------------------------------------------------------------------------- */
+
+/* TR_VARIANT: opaque handles that flow through graphs: datasets, iterators, tensor lists
+ * (TensorFlow's DT_VARIANT). Each element points to a refcounted TrVariant owned by the buffer.
+ * Kept out of TR_DTYPE_LIST so that no op's per-dtype table has a row for it: only Identity and
+ * core/graph's dataset and list ops accept it. Its value leaves TR_N_DTYPES to core/graph's
+ * resource dtype. */
+
+typedef struct TrVariant TrVariant;
+
+/* What kind of object a variant is, and how it is freed. */
+typedef struct {
+  const char *type_name;          /* "Dataset", "Iterator", "TensorList" (static) */
+  void (*finalize)(TrVariant *v); /* frees the object once its last reference is gone */
+} TrVariantClass;
+
+/* The header of every variant object (the first member of a larger struct). */
+struct TrVariant {
+  int refcount;                /* owners: buffers and the objects' users */
+  const TrVariantClass *klass; /* static */
+};
+
+/* Start `v`'s life with one reference. */
+void tr_variant_init(TrVariant *v, const TrVariantClass *klass);
+TrVariant *tr_variant_ref(TrVariant *v);
+void tr_variant_unref(TrVariant *v);
+/* A scalar variant tensor holding a new reference to `v`. Transfer full. */
+TrTensor *tr_tensor_new_variant(TrVariant *v);
+/* The object of a scalar variant tensor whose class is `klass` (NULL: any), borrowed; NULL when
+ * t is not one. */
+TrVariant *tr_tensor_get_variant(const TrTensor *t, const TrVariantClass *klass);
+
+/* ---- tensors ---------------------------------------------------------------------------- */
 
 /* A new contiguous tensor, zero-filled (empty strings for TR_STRING); aborts when memory runs
  * out, so it is for sizes Trellis chose, not sizes a user asked for. Transfer full. */

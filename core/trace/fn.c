@@ -530,6 +530,7 @@ tr_fn_trace_end(TrFn *fn, TrFnCall *call, gpointer data, GDestroyNotify free_dat
   cf->free_data = free_data;
   cf->graph_id = graph_id;
   cf->n_nodes = n_nodes;
+  cf->n_nodes_optimized = call->n_nodes_optimized;
   cf->trace_ns = dur;
   cf->n_served = call->request == TR_FN_REQUEST_CALL ? 1 : 0;
   g_ptr_array_add(fn->concretes, cf);
@@ -541,17 +542,26 @@ tr_fn_trace_end(TrFn *fn, TrFnCall *call, gpointer data, GDestroyNotify free_dat
   ev->cf_id = (gint64)cf->id;
   ev->dur_ns = dur;
   ev->nodes = n_nodes;
+  ev->nodes_optimized = call->n_nodes_optimized;
   tr_event_bus_emit(fn->reg->bus, ev);
 
   ev = fn_event(fn, TR_EVENT_CONCRETE_ADDED);
   ev->cf_id = (gint64)cf->id;
   ev->graph_id = (gint64)graph_id;
   ev->nodes = n_nodes;
+  ev->nodes_optimized = call->n_nodes_optimized;
   ev->signature = signature_text ? g_strdup(signature_text) : tr_trace_sig_to_string(cf->sig);
   tr_event_bus_emit(fn->reg->bus, ev);
 
   maybe_warn(fn, call);
   return cf;
+}
+
+void
+tr_fn_trace_set_optimized(TrFnCall *call, int n_nodes)
+{
+  g_return_if_fail(call != NULL && call->tracing);
+  call->n_nodes_optimized = n_nodes;
 }
 
 void

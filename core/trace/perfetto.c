@@ -82,6 +82,7 @@ convert(const TrEvent *ev)
       g_autofree char *name = g_strdup_printf("trace %s", fn);
       o = complete_event(ev, name, "trace", ev->fn_id);
       json_object_set_new(args, "nodes", json_integer(ev->nodes));
+      json_object_set_new(args, "nodes_optimized", json_integer(ev->nodes_optimized));
       json_object_set_new(args, "concrete_id", json_integer(ev->cf_id));
       set_site_args(args, ev);
       break;

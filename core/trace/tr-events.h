@@ -94,7 +94,9 @@ const char *tr_outcome_name(TrOutcome outcome);
   F(STR, dtype, "dtype")           /* Variable dtype */                                            \
   F(STR, shape, "shape")           /* Variable shape */                                            \
   F(BOOL, enabled, "enabled")      /* eager mode now on; reduce_retracing on a Function */         \
-  F(BOOL, ok, "ok")                /* the span ended without an exception */
+  F(BOOL, ok, "ok")                /* the span ended without an exception */                       \
+  /* nodes_optimized: node count of the optimised graph that runs */                               \
+  F(INT, nodes_optimized, "nodes_optimized")
 
 typedef enum {
 #define TR_EVENT_FIELD_BIT(type, member, key) TR_EVENT_FIELD_BIT_##member,
@@ -119,10 +121,12 @@ typedef enum {
     TR_EF_FN | TR_EF_SITE | TR_EF(outcome) | TR_EF(cf_id) | TR_EF(dur_ns) | TR_EF(ok))             \
   X(TRACE_START, "trace_start", TR_EF_FN | TR_EF_SITE)                                             \
   X(TRACE_END, "trace_end",                                                                        \
-    TR_EF_FN | TR_EF_SITE | TR_EF(cf_id) | TR_EF(dur_ns) | TR_EF(nodes) | TR_EF(ok))               \
+    TR_EF_FN | TR_EF_SITE | TR_EF(cf_id) | TR_EF(dur_ns) | TR_EF(nodes) | TR_EF(nodes_optimized) | \
+        TR_EF(ok))                                                                                 \
   X(RETRACE_CAUSE, "retrace_cause", TR_EF_FN | TR_EF_SITE | TR_EF(causes))                         \
   X(CONCRETE_ADDED, "concrete_function_added",                                                     \
-    TR_EF_FN | TR_EF(cf_id) | TR_EF(signature) | TR_EF(graph_id) | TR_EF(nodes))                   \
+    TR_EF_FN | TR_EF(cf_id) | TR_EF(signature) | TR_EF(graph_id) | TR_EF(nodes) |                  \
+        TR_EF(nodes_optimized))                                                                    \
   X(GRAPH_EXEC_START, "graph_execution_start", TR_EF_FN | TR_EF(cf_id) | TR_EF(graph_id))          \
   X(GRAPH_EXEC_END, "graph_execution_end",                                                         \
     TR_EF_FN | TR_EF(cf_id) | TR_EF(graph_id) | TR_EF(dur_ns) | TR_EF(ok))                         \

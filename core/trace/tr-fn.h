@@ -54,6 +54,7 @@ typedef struct {
   GDestroyNotify free_data; /* frees data, or NULL */
   guint64 graph_id;         /* the Graph's id, for events */
   int n_nodes;              /* node count of the traced graph */
+  int n_nodes_optimized;    /* node count of the optimised graph that runs (0: not given) */
   gint64 trace_ns;          /* how long tracing took */
   guint64 n_served;         /* calls this trace has served (hits and the tracing call) */
 } TrConcreteFn;
@@ -111,6 +112,7 @@ typedef struct {
   gint64 start_ns;        /* bus time at call_begin */
   gint64 trace_start_ns;  /* bus time at trace_begin */
   bool tracing;           /* between trace_begin and trace_end/abort */
+  int n_nodes_optimized;  /* MISS: set by tr_fn_trace_set_optimized, for trace_end */
 } TrFnCall;
 
 /* ---- registry ---- */
@@ -175,6 +177,9 @@ void tr_fn_trace_begin(TrFn *fn, TrFnCall *call);
  * new trace (borrowed). */
 TrConcreteFn *tr_fn_trace_end(TrFn *fn, TrFnCall *call, gpointer data, GDestroyNotify free_data,
                               int n_nodes, guint64 graph_id, const char *signature_text);
+/* The traced graph was optimised to `n_nodes` nodes: trace_end records it in the trace and in
+ * concrete_function_added's "nodes_optimized". Call between trace_begin and trace_end. */
+void tr_fn_trace_set_optimized(TrFnCall *call, int n_nodes);
 /* Tracing raised: emits trace_end with ok false; nothing is cached. */
 void tr_fn_trace_abort(TrFn *fn, TrFnCall *call);
 /* The call returned (ok) or raised: emits call_end with its duration and frees `call`. */

@@ -446,18 +446,6 @@ tr_trace_type_is_subtype_of(const TrTraceType *a, const TrTraceType *b)
   return type_compare(a, b, CMP_SUBTYPE);
 }
 
-static TrShape
-shape_supertype(const TrShape *a, const TrShape *b)
-{
-  if (a->rank == TR_UNKNOWN || b->rank == TR_UNKNOWN || a->rank != b->rank)
-    return tr_shape_unknown();
-  TrShape s = *a;
-  for (int i = 0; i < a->rank; i++)
-    if (a->dims[i] != b->dims[i])
-      s.dims[i] = TR_UNKNOWN;
-  return s;
-}
-
 TrTraceType *
 tr_trace_type_common_supertype(const TrTraceType *a, const TrTraceType *b)
 {
@@ -467,7 +455,7 @@ tr_trace_type_common_supertype(const TrTraceType *a, const TrTraceType *b)
   if (a->kind == TR_TRACE_TENSOR) {
     if (a->tensor.dtype != b->tensor.dtype)
       return NULL;
-    TrShape s = shape_supertype(&a->tensor.shape, &b->tensor.shape);
+    TrShape s = tr_shape_most_specific_compatible(&a->tensor.shape, &b->tensor.shape);
     return tr_trace_type_new_tensor(a->tensor.dtype, &s, a->tensor.name);
   }
   if (!tr_trace_type_is_structure(a))

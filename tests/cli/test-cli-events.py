@@ -160,6 +160,8 @@ with tempfile.TemporaryDirectory() as tmp:
     check("eager-no-traces", not of_kind(ev, "trace_start") and not of_kind(ev, "retrace_cause"))
     check("eager-tf-print", [p["text"] for p in of_kind(ev, "tf_print")] ==
           ["x is %s\n" % v for v in ["1", "2", "1.5", "3", "4"]], of_kind(ev, "tf_print"))
+    check("eager-tf-print-names-its-function",
+          {p["function"] for p in of_kind(ev, "tf_print")} == {"f"}, of_kind(ev, "tf_print"))
 
     # ---- a program that raises: outputs are still written, the status kept ------------------
     raising = os.path.join(tmp, "raises.py")
@@ -252,5 +254,28 @@ with tempfile.TemporaryDirectory() as tmp:
     check("dash-c-utf8-in-c-locale", r.stdout == "\u00e9 \u00fc\n".encode(), r)
     r = run(["--", argv_script, "x"])
     check("double-dash-ends-options", r.stdout == "['x']\n", r.stdout + r.stderr)
+
+    # ---- node counts before and after optimisation (issue 6) --------------------------------
+    # 10 rounds of tanh(x * 0.5 + 0.1): x, 10 x (Const, Mul, Const, AddV2, Tanh), Identity as
+    # traced; x, the two Consts CSE keeps, one fused node and Identity as optimised.
+    chain_script = os.path.join(tmp, "chain.py")
+    with open(chain_script, "w") as f:
+        f.write("import tensorflow as tf\n"
+                "@tf.function\n"
+                "def chain(x):\n"
+                "  for _ in range(10):\n"
+                "    x = tf.tanh(x * 0.5 + 0.1)\n"
+                "  return x\n"
+                "y = chain(tf.ones([2, 2]))\n"
+                "print(len(chain.get_concrete_function(tf.ones([2, 2])).graph.as_graph_def().node))\n")
+    chain_events = os.path.join(tmp, "chain.jsonl")
+    r = run(["--events", chain_events, chain_script])
+    check("chain-graph-def-unoptimised", r.returncode == 0 and r.stdout == "52\n",
+          r.stdout + r.stderr)
+    cev = read_events(chain_events)
+    counts = [(e["nodes"], e["nodes_optimized"]) for e in of_kind(cev, "concrete_function_added")]
+    check("concrete-function-node-counts", counts == [(52, 5)], counts)
+    counts = [(e["nodes"], e["nodes_optimized"]) for e in of_kind(cev, "trace_end")]
+    check("trace-end-node-counts", counts == [(52, 5)], counts)
 
 sys.exit(1 if failures else 0)

@@ -82,5 +82,6 @@ main(int argc, char **argv)
   tg_add_optimize_tests();
   tg_add_inline_tests();
   tg_add_while_tests();
+  tg_add_fuse_tests();
   return g_test_run();
 }

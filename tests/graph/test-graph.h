@@ -38,3 +38,4 @@ void tg_add_exec_tests(void);
 void tg_add_optimize_tests(void);
 void tg_add_inline_tests(void);
 void tg_add_while_tests(void);
+void tg_add_fuse_tests(void);
