@@ -158,16 +158,18 @@ typedef enum {
 } LangBlockKind;
 
 typedef struct {
-  int kind;      /* LangBlockKind */
-  int instr;     /* see LangBlockKind; -1 when the test is not one jump (`and`, `or`, `not`) */
-  int start;     /* WHILE: the test's first instruction (the loop's top); else instr */
-  int orelse;    /* IF: first instruction of the else part (== end without one); WHILE: first
-                  * instruction after the loop's back edge (its else part, then the exit) */
-  int end;       /* IF: its AG_END; WHILE and FOR: its AG_LOOP back edge */
-  int n;         /* how many locals the blocks assign (a for loop's target excluded) */
-  int *slots;    /* their fast-local indices */
-  int brk_slot;  /* loops: the hidden local `break` sets to True, or -1 */
-  int cont_slot; /* loops: the hidden local `continue` sets to True, or -1 */
+  int kind;          /* LangBlockKind */
+  int instr;         /* see LangBlockKind; -1 when the test is not one jump (`and`, `or`, `not`) */
+  int start;         /* WHILE: the test's first instruction (the loop's top); else instr */
+  int orelse;        /* IF: first instruction of the else part (== end without one); WHILE: first
+                      * instruction after the loop's back edge (its else part, then the exit) */
+  int end;           /* IF: its AG_END; WHILE and FOR: its AG_LOOP back edge */
+  int n;             /* how many locals the blocks assign (a for loop's target excluded) */
+  int *slots;        /* their fast-local indices */
+  int brk_slot;      /* loops: the hidden local `break` sets to True, or -1 */
+  int cont_slot;     /* loops: the hidden local `continue` sets to True, or -1 */
+  int ret_slot;      /* loops: the hidden local a `return` inside stores its value in, or -1 */
+  int returned_slot; /* loops: the hidden local a `return` inside sets to True, or -1 */
 } LangLoopInfo;
 
 typedef struct {

@@ -49,6 +49,8 @@ typedef struct {
   int blk;                       /* loops of functions: their LangLoopInfo index, or -1 */
   int brk_slot;                  /* loops: the local `break` sets for AutoGraph, or -1 */
   int cont_slot;                 /* loops: the local `continue` sets for AutoGraph, or -1 */
+  int ret_slot;                  /* loops: the local a `return` inside stores its value in */
+  int returned_slot;             /* loops: the local a `return` inside sets to True, or -1 */
 } FBlock;
 
 typedef struct Unit Unit;
@@ -1466,7 +1468,9 @@ push_fblock(Compiler *c, FBlockKind kind)
               .n_handlers = (int)c->u->handlers->len,
               .blk = -1,
               .brk_slot = -1,
-              .cont_slot = -1};
+              .cont_slot = -1,
+              .ret_slot = -1,
+              .returned_slot = -1};
   g_array_append_val(c->u->fblocks, b);
   return &g_array_index(c->u->fblocks, FBlock, c->u->fblocks->len - 1);
 }
@@ -1584,6 +1588,10 @@ unwind_fblocks(Compiler *c, bool to_loop, bool preserve_tos, bool pop_loop)
 
 /* ---- statements ------------------------------------------------------------------------- */
 
+static void emit_loop_return(Compiler *c);
+static LangLoopInfo *block_info(Compiler *c, int index);
+static int here(Compiler *c);
+
 static void
 compile_return(Compiler *c, const LangStmt *s)
 {
@@ -1596,8 +1604,30 @@ compile_return(Compiler *c, const LangStmt *s)
     compile_expr(c, s->v.return_.value);
   else
     emit_const(c, LANG_NONE);
+  emit_loop_return(c);
   unwind_fblocks(c, false, true, false);
   emit(c, LANG_OP_RETURN_VALUE, 0);
+}
+
+/* A `return` directly in a loop of a function (only `if`s between), its value on the stack:
+ * the value and the loop's returned and break flags are stored, so that AutoGraph can end the
+ * graph branch and loop it runs in and return after the loop; the plain return follows. */
+static void
+emit_loop_return(Compiler *c)
+{
+  Unit *u = c->u;
+  if (u->fblocks->len == 0)
+    return;
+  const FBlock *top = &g_array_index(u->fblocks, FBlock, u->fblocks->len - 1);
+  if ((top->kind != FB_WHILE && top->kind != FB_FOR) || top->blk < 0 || top->ret_slot < 0)
+    return;
+  emit(c, LANG_OP_STORE_FAST, (uint32_t)top->ret_slot);
+  emit_const(c, LANG_TRUE);
+  emit(c, LANG_OP_STORE_FAST, (uint32_t)top->returned_slot);
+  emit_const(c, LANG_TRUE);
+  emit(c, LANG_OP_STORE_FAST, (uint32_t)top->brk_slot);
+  emit(c, LANG_OP_AG_BREAK, (uint32_t)(top->blk * 2));
+  emit(c, LANG_OP_LOAD_FAST, (uint32_t)top->ret_slot);
 }
 
 /* A `break` or `continue` directly in a loop of a function (only `if`s between): it sets the
@@ -1675,9 +1705,18 @@ record_block(Compiler *c, LangBlockKind kind, const LangStmtList *body, const La
     if (!seen)
       info.slots[info.n++] = index;
   }
-  info.brk_slot = info.cont_slot = -1;
+  info.brk_slot = info.cont_slot = info.ret_slot = info.returned_slot = -1;
   g_array_append_val(u->loops, info);
   return (int)u->loops->len - 1;
+}
+
+static void
+emit_store_false(Compiler *c, int slot)
+{
+  if (slot < 0)
+    return;
+  emit_const(c, LANG_FALSE);
+  emit(c, LANG_OP_STORE_FAST, (uint32_t)slot);
 }
 
 /* Adds a local to a block's list (once). */
@@ -1704,14 +1743,16 @@ block_add_loop_flags(Compiler *c, LangLoopInfo *info)
     if (b->kind == FB_WHILE || b->kind == FB_FOR) {
       block_add_slot(info, b->brk_slot);
       block_add_slot(info, b->cont_slot);
+      block_add_slot(info, b->ret_slot);
+      block_add_slot(info, b->returned_slot);
       return;
     }
   }
 }
 
-/* Whether a loop body breaks or continues its loop directly (through `if`s only). */
+/* Whether a loop body breaks, continues or returns directly (through `if`s only). */
 static void
-scan_loop_exits(const LangStmtList *body, bool *brk, bool *cont)
+scan_loop_exits(const LangStmtList *body, bool *brk, bool *cont, bool *ret)
 {
   for (int i = 0; i < body->len; i++) {
     const LangStmt *s = body->items[i];
@@ -1719,44 +1760,76 @@ scan_loop_exits(const LangStmtList *body, bool *brk, bool *cont)
       *brk = true;
     else if (s->kind == LANG_STMT_CONTINUE)
       *cont = true;
+    else if (s->kind == LANG_STMT_RETURN)
+      *ret = true;
     else if (s->kind == LANG_STMT_IF) {
-      scan_loop_exits(&s->v.if_.body, brk, cont);
-      scan_loop_exits(&s->v.if_.orelse, brk, cont);
+      scan_loop_exits(&s->v.if_.body, brk, cont, ret);
+      scan_loop_exits(&s->v.if_.orelse, brk, cont, ret);
     }
   }
 }
 
-/* The hidden locals of a function loop's `break` and `continue` flags (-1: none needed). */
-static void
-loop_flag_slots(Compiler *c, int blk, const LangStmtList *body, int *brk_slot, int *cont_slot)
+static int
+hidden_local(Compiler *c, const char *what, int blk)
 {
-  bool brk = false, cont = false;
-  *brk_slot = *cont_slot = -1;
-  if (blk < 0)
-    return;
-  scan_loop_exits(body, &brk, &cont);
   char name[32];
-  if (brk) {
-    g_snprintf(name, sizeof name, ".break%d", blk);
-    *brk_slot = (int)name_index(c->u->varnames, intern(name));
-  }
-  if (cont) {
-    g_snprintf(name, sizeof name, ".continue%d", blk);
-    *cont_slot = (int)name_index(c->u->varnames, intern(name));
-  }
-  LangLoopInfo *info = &g_array_index(c->u->loops, LangLoopInfo, blk);
-  info->brk_slot = *brk_slot;
-  info->cont_slot = *cont_slot;
-  block_add_slot(info, *brk_slot);
+  g_snprintf(name, sizeof name, ".%s%d", what, blk);
+  return (int)name_index(c->u->varnames, intern(name));
 }
 
+/* The hidden locals of a function loop's `break`, `continue` and `return` (-1: none needed),
+ * recorded in the loop's block and its FBlock `b`. */
 static void
-emit_store_false(Compiler *c, int slot)
+loop_flag_slots(Compiler *c, int blk, const LangStmtList *body, FBlock *b)
 {
-  if (slot < 0)
+  bool brk = false, cont = false, ret = false;
+  scan_loop_exits(body, &brk, &cont, &ret);
+  b->blk = blk;
+  b->brk_slot = brk || ret ? hidden_local(c, "break", blk) : -1;
+  b->cont_slot = cont ? hidden_local(c, "continue", blk) : -1;
+  b->ret_slot = ret ? hidden_local(c, "retval", blk) : -1;
+  b->returned_slot = ret ? hidden_local(c, "returned", blk) : -1;
+  LangLoopInfo *info = block_info(c, blk);
+  info->brk_slot = b->brk_slot;
+  info->cont_slot = b->cont_slot;
+  info->ret_slot = b->ret_slot;
+  info->returned_slot = b->returned_slot;
+  block_add_slot(info, b->brk_slot);
+  block_add_slot(info, b->returned_slot);
+}
+
+/* Before a loop: its flags start false, its returned value None. */
+static void
+emit_loop_flags_init(Compiler *c, const FBlock *b)
+{
+  emit_store_false(c, b->brk_slot);
+  emit_store_false(c, b->returned_slot);
+  if (b->ret_slot >= 0) {
+    emit_const(c, LANG_NONE);
+    emit(c, LANG_OP_STORE_FAST, (uint32_t)b->ret_slot);
+  }
+}
+
+/* After a loop that may return from inside: `if returned: return retval`, a block AutoGraph
+ * traces as a conditional return when the loop was a graph loop. */
+static void
+emit_loop_return_check(Compiler *c, const FBlock *b)
+{
+  if (b->ret_slot < 0)
     return;
-  emit_const(c, LANG_FALSE);
-  emit(c, LANG_OP_STORE_FAST, (uint32_t)slot);
+  int skip = new_label(c);
+  LangStmtList none = {.items = NULL, .len = 0};
+  int blk = record_block(c, LANG_BLOCK_IF, &none, NULL);
+  emit(c, LANG_OP_LOAD_FAST, (uint32_t)b->returned_slot);
+  block_info(c, blk)->instr = here(c);
+  emit_jump(c, LANG_OP_POP_JUMP_IF_FALSE, skip);
+  emit(c, LANG_OP_LOAD_FAST, (uint32_t)b->ret_slot);
+  unwind_fblocks(c, false, true, false);
+  emit(c, LANG_OP_RETURN_VALUE, 0);
+  place_label(c, skip);
+  LangLoopInfo *info = block_info(c, blk);
+  info->orelse = info->end = here(c);
+  emit(c, LANG_OP_AG_END, (uint32_t)blk);
 }
 
 static LangLoopInfo *
@@ -1830,12 +1903,12 @@ compile_while(Compiler *c, const LangStmt *s)
   int start = new_label(c), orelse = new_label(c), end = new_label(c);
   const LangExpr *test = s->v.while_.test;
   bool forever = test->kind == LANG_EXPR_CONSTANT && test->v.constant.kind == LANG_CONST_TRUE;
-  int brk_slot, cont_slot;
+  FBlock flags = {.blk = -1, .brk_slot = -1, .cont_slot = -1, .ret_slot = -1, .returned_slot = -1};
   int blk = -1;
   if (records_blocks(c) && !forever) {
     blk = record_block(c, LANG_BLOCK_WHILE, &s->v.while_.body, NULL);
-    loop_flag_slots(c, blk, &s->v.while_.body, &brk_slot, &cont_slot);
-    emit_store_false(c, brk_slot);
+    loop_flag_slots(c, blk, &s->v.while_.body, &flags);
+    emit_loop_flags_init(c, &flags);
     block_info(c, blk)->start = here(c);
   }
   place_label(c, start);
@@ -1843,16 +1916,16 @@ compile_while(Compiler *c, const LangStmt *s)
     compile_jump_if(c, test, orelse, false);
   if (blk >= 0) {
     block_info(c, blk)->instr = test_jump(c, blk, test);
-    emit_store_false(c, cont_slot);
+    emit_store_false(c, flags.cont_slot);
   }
   FBlock *b = push_fblock(c, FB_WHILE);
   b->start = start;
   b->exit = end;
-  if (blk >= 0) {
-    b->blk = blk;
-    b->brk_slot = brk_slot;
-    b->cont_slot = cont_slot;
-  }
+  b->blk = flags.blk;
+  b->brk_slot = flags.brk_slot;
+  b->cont_slot = flags.cont_slot;
+  b->ret_slot = flags.ret_slot;
+  b->returned_slot = flags.returned_slot;
   compile_body(c, &s->v.while_.body);
   pop_fblock(c);
   c->u->line = s->loc.line;
@@ -1864,17 +1937,19 @@ compile_while(Compiler *c, const LangStmt *s)
     block_info(c, blk)->orelse = here(c);
   compile_body(c, &s->v.while_.orelse);
   place_label(c, end);
+  emit_loop_return_check(c, &flags);
 }
 
 static void
 compile_for(Compiler *c, const LangStmt *s)
 {
   int start = new_label(c), cleanup = new_label(c), end = new_label(c);
-  int blk = -1, brk_slot = -1, cont_slot = -1;
+  FBlock flags = {.blk = -1, .brk_slot = -1, .cont_slot = -1, .ret_slot = -1, .returned_slot = -1};
+  int blk = -1;
   if (records_blocks(c)) {
     blk = record_block(c, LANG_BLOCK_FOR, &s->v.for_.body, NULL);
-    loop_flag_slots(c, blk, &s->v.for_.body, &brk_slot, &cont_slot);
-    emit_store_false(c, brk_slot);
+    loop_flag_slots(c, blk, &s->v.for_.body, &flags);
+    emit_loop_flags_init(c, &flags);
   }
   compile_expr(c, s->v.for_.iter);
   emit(c, LANG_OP_GET_ITER, 0);
@@ -1886,11 +1961,13 @@ compile_for(Compiler *c, const LangStmt *s)
   FBlock *b = push_fblock(c, FB_FOR);
   b->start = start;
   b->exit = end;
-  b->blk = blk;
-  b->brk_slot = brk_slot;
-  b->cont_slot = cont_slot;
+  b->blk = flags.blk;
+  b->brk_slot = flags.brk_slot;
+  b->cont_slot = flags.cont_slot;
+  b->ret_slot = flags.ret_slot;
+  b->returned_slot = flags.returned_slot;
   compile_store(c, s->v.for_.target);
-  emit_store_false(c, cont_slot);
+  emit_store_false(c, flags.cont_slot);
   compile_body(c, &s->v.for_.body);
   pop_fblock(c);
   c->u->line = s->loc.line;
@@ -1903,6 +1980,7 @@ compile_for(Compiler *c, const LangStmt *s)
     block_info(c, blk)->orelse = here(c);
   compile_body(c, &s->v.for_.orelse);
   place_label(c, end);
+  emit_loop_return_check(c, &flags);
 }
 
 /* The cleanup of an exception handler that raised: reached with the exception that was being

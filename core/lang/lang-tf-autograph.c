@@ -250,6 +250,55 @@ loop_vars_relax(LoopVars *lv, TrNode *const *ph, const TrOutput *next)
   return true;
 }
 
+/* A loop with a `return` inside carries the returned value as a loop variable from the first
+ * pass that set it: zeros of its dtype and shape enter the loop. Sets *restart when the value
+ * became a loop variable now (the loop is then traced again); `parent` is the loop's graph. */
+static bool
+loop_vars_take_return(LangState *L, LoopVars *lv, LangValue *locals, const LangLoopInfo *info,
+                      TrGraph *parent, TrOutput *zeros_out)
+{
+  int slot = info ? info->ret_slot : -1;
+  zeros_out->node = NULL;
+  if (slot < 0 || !is_tensor_like(locals[slot]) || lang_tf_is_tensor_array(locals[slot]))
+    return true;
+  for (int k = 0; k < lv->n; k++)
+    if (lv->slots[k] == slot)
+      return true;
+  LangTfOperand o;
+  if (!lang_tf_operand(L, locals[slot], TR_DTYPE_INVALID, true, &o))
+    return false;
+  if (!tr_shape_is_fully_defined(&o.shape) || o.dtype >= TR_N_DTYPES) {
+    lang_raise_str(L, &lang_tf_exc_OperatorNotAllowedInGraphError,
+                   "A `return` inside a loop on a symbolic tensor needs a value of known shape");
+    return false;
+  }
+  g_autoptr(TrTensor) zeros = tr_tensor_new(o.dtype, &o.shape);
+  *zeros_out = tr_node_output(tr_graph_add_const(parent, zeros, "zeros"), 0);
+  return true;
+}
+
+/* Appends the returned value as a loop variable entering with `init` (after the others were
+ * put back: it was None before the loop). */
+static void
+loop_vars_append_return(LoopVars *lv, LangValue *locals, int slot, TrOutput init)
+{
+  int k = lv->n++;
+  lv->slots = g_renew(int, lv->slots, lv->n);
+  lv->names = g_renew(const char *, lv->names, lv->n);
+  lv->init = g_renew(TrOutput, lv->init, lv->n);
+  lv->saved = g_renew(LangValue, lv->saved, lv->n);
+  if (lv->shapes) {
+    lv->shapes = g_renew(TrShape, lv->shapes, lv->n);
+    lv->shapes[k] = *tr_output_shape(init);
+  }
+  lv->slots[k] = slot;
+  lv->names[k] = "retval";
+  lv->init[k] = init;
+  lv->saved[k] = LANG_UNSET;
+  lang_decref(locals[slot]);
+  locals[slot] = LANG_NONE;
+}
+
 /* Rebinds the loop variables to outputs first.. of the While node. */
 static void
 loop_vars_rebind(LangState *L, LoopVars *lv, LangValue *locals, TrNode *node, int first)
@@ -426,6 +475,18 @@ loop_finish(LangState *L, Loop *lp)
     /* A shape changed across the iteration: run the body again on relaxed shapes. */
     st->trace = lp->parent;
     loop_vars_restore(&lp->vars, lp->locals);
+    child_trace_clear(&lp->body);
+    return loop_body(L, lp);
+  }
+  TrOutput ret_init;
+  if (ok &&
+      !loop_vars_take_return(L, &lp->vars, lp->locals, lp->info, lp->parent->graph, &ret_init))
+    ok = false;
+  if (ok && ret_init.node) {
+    /* A `return` inside set a value: run the body again with it as a loop variable. */
+    st->trace = lp->parent;
+    loop_vars_restore(&lp->vars, lp->locals);
+    loop_vars_append_return(&lp->vars, lp->locals, lp->info->ret_slot, ret_init);
     child_trace_clear(&lp->body);
     return loop_body(L, lp);
   }
@@ -965,7 +1026,14 @@ if_finish(LangState *L, LangFrame *f, LangValue else_ret, LangValue *ret_out)
       ok = false;
       break;
     }
-    ok = merge_value(L, b, name, a, e, &ta[n_out], &te[n_out]);
+    AgBlock *loop = innermost_loop(f);
+    if (loop && info->slots[k] == loop->info->ret_slot &&
+        (a.tag == LANG_TAG_NONE) != (e.tag == LANG_TAG_NONE))
+      /* The value a `return` in the loop stored, and None where none ran yet. */
+      ok = partial_return(L, b, a.tag == LANG_TAG_NONE ? e : a, a.tag != LANG_TAG_NONE, &ta[n_out],
+                          &te[n_out]);
+    else
+      ok = merge_value(L, b, name, a, e, &ta[n_out], &te[n_out]);
     outs[n_out++] = k;
   }
   if (ok && then_r && else_r) {
@@ -1135,6 +1203,20 @@ while_finish(LangState *L, LangFrame *f, AgBlock *b)
   if (!b->vars.shapes && loop_vars_relax(&b->vars, b->body_ph, outs)) {
     /* A shape changed across the iteration: trace cond and body again on relaxed shapes. */
     loop_vars_restore(&b->vars, locals);
+    child_trace_clear(&b->part);
+    child_trace_clear(&b->done);
+    g_clear_pointer(&b->body_ph, g_free);
+    return while_cond(L, f, b);
+  }
+  TrOutput ret_init;
+  if (!loop_vars_take_return(L, &b->vars, locals, b->info, b->parent->graph, &ret_init)) {
+    block_abandon(L, f);
+    return LANG_AG_RAISE;
+  }
+  if (ret_init.node) {
+    /* A `return` inside set a value: trace cond and body again with it as a loop variable. */
+    loop_vars_restore(&b->vars, locals);
+    loop_vars_append_return(&b->vars, locals, b->info->ret_slot, ret_init);
     child_trace_clear(&b->part);
     child_trace_clear(&b->done);
     g_clear_pointer(&b->body_ph, g_free);

@@ -230,12 +230,31 @@ def loop_return(x):
   while x > 0:
     x -= 1
     if x == 2:
-      return x
+      return x * 100
   return x
-try:
-  loop_return(tf.constant(5))
-except Exception as e:
-  print(type(e).__name__ + ":", e)
+print(loop_return(tf.constant(5)), loop_return(tf.constant(2)))
+
+@tf.function
+def find(x, target):
+  for i in tf.range(tf.constant(x.shape[0])):
+    if x[i] == target:
+      return i
+  return -1
+print(find(tf.constant([4, 7, 9]), tf.constant(7)), find(tf.constant([4, 7, 9]), tf.constant(5)))
+
+@tf.function
+def collatz_steps(n):
+  steps = 0
+  while n != 1:
+    if steps > 100:
+      return -steps
+    if n % 2 == 0:
+      n = n // 2
+    else:
+      n = 3 * n + 1
+    steps += 1
+  return steps
+print(collatz_steps(tf.constant(6)), collatz_steps(tf.constant(27)))
 
 @tf.function
 def grows(x):
@@ -295,7 +314,9 @@ print(appends(tf.constant([7])))
 # tf.Tensor(10, shape=(), dtype=int32)
 # tf.Tensor(4, shape=(), dtype=int32)
 # OperatorNotAllowedInGraphError: `break` and `continue` out of an `if` on a symbolic tensor are not supported yet; carry a flag in a loop variable instead
-# OperatorNotAllowedInGraphError: A `return` inside a loop on a symbolic tensor is not supported yet; set a variable, stop the loop with `break` or through its condition, and return after it
+# tf.Tensor(200, shape=(), dtype=int32) tf.Tensor(0, shape=(), dtype=int32)
+# tf.Tensor(1, shape=(), dtype=int32) tf.Tensor(-1, shape=(), dtype=int32)
+# tf.Tensor(8, shape=(), dtype=int32) tf.Tensor(-101, shape=(), dtype=int32)
 # tracing while body
 # tracing while body
 # tf.Tensor([1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1], shape=(16,), dtype=int32)
