@@ -8,7 +8,7 @@
  */
 #include "graph-private.h"
 #include "data-private.h" /* run_<ID> of the dataset and list ops */
-#include "tr-grad.h"        /* run_SYMBOLIC_GRADIENT */
+#include "tr-grad.h"      /* run_SYMBOLIC_GRADIENT */
 
 #include <math.h>
 #include <stdio.h>

@@ -1305,8 +1305,7 @@ is_forward_op(int op)
 const TrNode *
 tr_grad_symbolic_forward(const TrNode *node)
 {
-  g_return_val_if_fail(node && node->op == TR_GOP_SYMBOLIC_GRADIENT && node->n_children == 1,
-                       NULL);
+  g_return_val_if_fail(node && node->op == TR_GOP_SYMBOLIC_GRADIENT && node->n_children == 1, NULL);
   const TrGraph *f = node->children[0];
   for (int i = 0; i < tr_graph_n_nodes(f); i++)
     if (is_forward_op(tr_graph_node(f, i)->op))

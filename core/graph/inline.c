@@ -11,7 +11,7 @@
 #include "fuse-private.h"
 #include "graph-private.h"
 #include "data-private.h" /* inline_<ID> of the dataset and list ops */
-#include "tr-grad.h"        /* inline_SYMBOLIC_GRADIENT */
+#include "tr-grad.h"      /* inline_SYMBOLIC_GRADIENT */
 
 /* Rebuilds one body node in `g` from its mapped data inputs `args`, named after it. Returns the
  * new node, or NULL with `error` set. */

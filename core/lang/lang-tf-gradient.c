@@ -13,6 +13,9 @@
  * Inside a trace, the tape remembers which stretches of the graph's nodes were added while it
  * recorded; gradient() differentiates those nodes and adds the gradient nodes to the same graph
  * (under the name scope "gradient_tape"), so they run with every call of the traced function.
+ * A While or If among those nodes (AutoGraph's `for`/`while`/`if` on tensors) gets a
+ * SymbolicGradient node, which replays it on the values of each call (tr-grad.h); variables read
+ * inside it get their gradients through it too.
  */
 #include "lang-tf-private.h"
 

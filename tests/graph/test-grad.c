@@ -650,10 +650,314 @@ test_graph_loop_needs_symbolic_gradient(void)
   void *x = tr_grad_graph_handle(b, tr_node_output(tr_graph_input(g, 0), 0));
   void *f = tr_grad_graph_handle(b, tr_node_output(tr_graph_output(g, 0), 0));
   void *grad = NULL;
-  g_assert_false(tr_grad_backprop(&tr_grad_graph_builder, b, (TrGradRecord *)records->data,
+  TrGradBuilder without_hook = tr_grad_graph_builder;
+  without_hook.symbolic_gradient = NULL;
+  g_assert_false(tr_grad_backprop(&without_hook, b, (TrGradRecord *)records->data,
                                   (int)records->len, &f, NULL, 1, &x, 1, &grad, &error));
   g_assert_error(error, TR_ERROR, TR_ERROR_UNIMPLEMENTED);
   g_assert_nonnull(strstr(error->message, "while loop"));
+}
+
+/* ---- SymbolicGradient: tapes inside a trace, through loops and conditionals ------------------ */
+
+/* A While in `host` taking x to x * y^trips (and y through), its final x. */
+static TrOutput
+add_power_loop(TrGraph *host, TrOutput x, TrOutput y, int trips, TrVariable *var)
+{
+  g_autoptr(TrGraph) cond = tr_graph_new("cond");
+  TrOutput ci = add_placeholder(cond, TR_INT32, "i");
+  add_placeholder(cond, TR_FLOAT64, "x");
+  add_placeholder(cond, TR_FLOAT64, "y");
+  add_output(cond, add_op(cond, TR_OP_LESS, ci, add_const(cond, tr_tensor_new_int32(trips))));
+  g_autoptr(TrGraph) body = tr_graph_new("body");
+  TrOutput bi = add_placeholder(body, TR_INT32, "i");
+  TrOutput bx = add_placeholder(body, TR_FLOAT64, "x");
+  TrOutput by = add_placeholder(body, TR_FLOAT64, "y");
+  g_autoptr(GError) error = NULL;
+  if (var) { /* x = x * y * v, v read inside the body */
+    TrNode *h = tr_graph_capture_variable(body, var, "v");
+    TrNode *rd = tr_graph_add_read_variable(body, tr_node_output(h, 0), NULL, &error);
+    g_assert_no_error(error);
+    bx = add_op(body, TR_OP_MUL, bx, tr_node_output(rd, 0));
+  }
+  add_output(body, add_op(body, TR_OP_ADD, bi, add_const(body, tr_tensor_new_int32(1))));
+  add_output(body, add_op(body, TR_OP_MUL, bx, by));
+  add_output(body, by);
+  TrOutput in[3] = {add_const(host, tr_tensor_new_int32(0)), x, y};
+  TrNode *loop = tr_graph_add_while(host, cond, body, in, 3, NULL, &error);
+  g_assert_no_error(error);
+  return tr_node_output(loop, 1);
+}
+
+/* f(x, y) by an If on x > 0: then x * y^3 through a loop (`loop_in_then`) or x * x * y, else
+ * sin(x) * y. */
+static TrGraph *
+cond_graph(bool loop_in_then)
+{
+  TrGraph *g = tr_graph_new("branchy");
+  TrOutput x = add_placeholder(g, TR_FLOAT64, "x"), y = add_placeholder(g, TR_FLOAT64, "y");
+  TrOutput pred = add_op(g, TR_OP_GREATER, x, add_const(g, tr_tensor_new_float64(0)));
+  g_autoptr(TrGraph) then_b = tr_graph_new("then");
+  TrOutput tx = add_placeholder(then_b, TR_FLOAT64, "x");
+  TrOutput ty = add_placeholder(then_b, TR_FLOAT64, "y");
+  add_output(then_b, loop_in_then
+                         ? add_power_loop(then_b, tx, ty, 3, NULL)
+                         : add_op(then_b, TR_OP_MUL, add_op(then_b, TR_OP_MUL, tx, tx), ty));
+  g_autoptr(TrGraph) else_b = tr_graph_new("else");
+  TrOutput ex = add_placeholder(else_b, TR_FLOAT64, "x");
+  TrOutput ey = add_placeholder(else_b, TR_FLOAT64, "y");
+  g_autoptr(GError) error = NULL;
+  TrNode *sin = tr_graph_add_op(else_b, TR_OP_SIN, &ex, 1, NULL, NULL, &error);
+  add_output(else_b, add_op(else_b, TR_OP_MUL, tr_node_output(sin, 0), ey));
+  TrOutput args[2] = {x, y};
+  TrNode *node = tr_graph_add_cond(g, pred, then_b, else_b, args, 2, args, 2, NULL, &error);
+  g_assert_no_error(error);
+  add_output(g, tr_node_output(node, 0));
+  return g;
+}
+
+/* f(x, y) = x * y^3 * v^3: the loop reads a variable. */
+static TrGraph *
+variable_loop_graph(TrVariable *var)
+{
+  TrGraph *g = tr_graph_new("var_loop");
+  TrOutput x = add_placeholder(g, TR_FLOAT64, "x"), y = add_placeholder(g, TR_FLOAT64, "y");
+  add_output(g, add_power_loop(g, x, y, 3, var));
+  return g;
+}
+
+static int
+count_op(const TrGraph *g, int op)
+{
+  int n = 0;
+  for (int i = 0; i < tr_graph_n_nodes(g); i++)
+    n += tr_graph_node(g, i)->op == op;
+  return n;
+}
+
+/* Adds to `g` (a function of scalars x, y, as a tape in its trace would) the gradients of its
+ * output 0 with respect to x, y and, when given, the variable, as further outputs. */
+static void
+add_graph_gradients(TrGraph *g, TrVariable *var)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TrGradGraph) b = tr_grad_graph_new(g);
+  void *src[3] = {tr_grad_graph_handle(b, tr_node_output(tr_graph_input(g, 0), 0)),
+                  tr_grad_graph_handle(b, tr_node_output(tr_graph_input(g, 1), 0)),
+                  var ? tr_grad_graph_variable_handle(b, var) : NULL};
+  g_autoptr(GArray) records = g_array_new(FALSE, FALSE, sizeof(TrGradRecord));
+  tr_grad_graph_records(b, 0, tr_graph_n_nodes(g), records);
+  void *f = tr_grad_graph_handle(b, tr_node_output(tr_graph_output(g, 0), 0));
+  void *grads[3] = {NULL};
+  int n = var ? 3 : 2;
+  g_assert_true(tr_grad_backprop(&tr_grad_graph_builder, b, (TrGradRecord *)records->data,
+                                 (int)records->len, &f, NULL, 1, src, n, grads, &error));
+  g_assert_no_error(error);
+  for (int j = 0; j < n; j++) {
+    g_assert_nonnull(grads[j]);
+    add_output(g, tr_grad_graph_output(grads[j]));
+  }
+}
+
+/* Runs g on (x, y): out[0] the value, out[1..] the gradients. */
+static void
+run_all(TrGraph *g, double x, double y, TrTensor **out)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TrPlan) plan = tr_plan_new(g, NULL, 0, &error);
+  g_assert_no_error(error);
+  g_autoptr(TrTensor) tx = tr_tensor_new_float64(x);
+  g_autoptr(TrTensor) ty = tr_tensor_new_float64(y);
+  g_assert_true(tr_plan_run(plan, (TrTensor *[]){tx, ty}, 2, out, NULL, &error));
+  g_assert_no_error(error);
+}
+
+static double
+forward_at(TrGraph *fwd, double x, double y)
+{
+  g_autoptr(TrTensor) tx = tr_tensor_new_float64(x);
+  g_autoptr(TrTensor) ty = tr_tensor_new_float64(y);
+  g_autoptr(TrTensor) f = run_graph(fwd, (TrTensor *[]){tx, ty}, 2);
+  return tr_tensor_get_f64(f, 0);
+}
+
+static void
+set_variable(TrVariable *var, double v)
+{
+  g_autoptr(TrTensor) t = tr_tensor_new_float64(v);
+  g_autoptr(GError) error = NULL;
+  tr_variable_assign(var, t, &error);
+  g_assert_no_error(error);
+}
+
+/* The gradients g computes at (x, y) against central differences of the forward graph fwd, and
+ * against the eager tape's replay of fwd called as one record. */
+static void
+check_against_numeric(TrGraph *g, TrGraph *fwd, TrVariable *var, double x, double y)
+{
+  const double eps = 1e-6;
+  TrTensor *out[4] = {NULL};
+  run_all(g, x, y, out);
+  double want[3] = {
+      (forward_at(fwd, x + eps, y) - forward_at(fwd, x - eps, y)) / (2 * eps),
+      (forward_at(fwd, x, y + eps) - forward_at(fwd, x, y - eps)) / (2 * eps),
+      0,
+  };
+  if (var) {
+    double v = tr_tensor_get_f64(var->value, 0);
+    set_variable(var, v + eps);
+    double hi = forward_at(fwd, x, y);
+    set_variable(var, v - eps);
+    want[2] = (hi - forward_at(fwd, x, y)) / (2 * eps);
+    set_variable(var, v);
+  }
+  g_assert_cmpfloat_with_epsilon(tr_tensor_get_f64(out[0], 0), forward_at(fwd, x, y), 1e-12);
+  for (int j = 0; j < (var ? 3 : 2); j++)
+    assert_close("SymbolicGradient", j, 0, tr_tensor_get_f64(out[1 + j], 0), want[j]);
+
+  /* The eager tape: fwd called as one record, replayed with concrete values. */
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TrGradEager) e = tr_grad_eager_new();
+  g_autoptr(TrTensor) tx = tr_tensor_new_float64(x);
+  g_autoptr(TrTensor) ty = tr_tensor_new_float64(y);
+  g_autoptr(TrTensor) tv = var ? tr_variable_read(var) : NULL;
+  void *hx = tr_grad_eager_handle(e, tx), *hy = tr_grad_eager_handle(e, ty);
+  void *hv = tv ? tr_grad_eager_handle(e, tv) : NULL;
+  g_autoptr(TrTensor) tf = run_graph(fwd, (TrTensor *[]){tx, ty}, 2);
+  void *hf = tr_grad_eager_handle(e, tf);
+  TrGradRecord call = {.op = TR_GRAD_CALL,
+                       .n_inputs = var ? 3 : 2,
+                       .inputs = (void *[]){hx, hy, hv},
+                       .n_outputs = 1,
+                       .outputs = &hf,
+                       .graph = fwd};
+  void *grads[3] = {NULL};
+  g_assert_true(tr_grad_backprop(&tr_grad_eager_builder, e, &call, 1, &hf, NULL, 1,
+                                 (void *[]){hx, hy, hv}, var ? 3 : 2, grads, &error));
+  g_assert_no_error(error);
+  for (int j = 0; j < (var ? 3 : 2); j++)
+    g_assert_cmpfloat_with_epsilon(tr_tensor_get_f64(out[1 + j], 0),
+                                   tr_tensor_get_f64(eager_grad_tensor(grads[j]), 0), 1e-12);
+  for (int j = 0; j < 4; j++)
+    g_clear_pointer(&out[j], tr_tensor_unref);
+}
+
+/* The graph after a copy, an optimisation and an inlining computes the same gradients. */
+static void
+check_transformed(TrGraph *g, TrGraph *fwd, TrVariable *var, double x, double y)
+{
+  g_autoptr(TrGraph) opt = tr_graph_copy(g);
+  tr_graph_optimize(opt, TR_OPT_ALL, NULL);
+  g_assert_cmpint(count_op(opt, TR_GOP_SYMBOLIC_GRADIENT), ==,
+                  count_op(g, TR_GOP_SYMBOLIC_GRADIENT));
+  check_against_numeric(opt, fwd, var, x, y);
+  g_autoptr(TrGraph) outer = tr_graph_new("outer");
+  TrOutput args[2] = {add_placeholder(outer, TR_FLOAT64, "a"),
+                      add_placeholder(outer, TR_FLOAT64, "b")};
+  int n_out = tr_graph_n_outputs(g);
+  TrOutput outs[4];
+  g_autoptr(GError) error = NULL;
+  g_assert_true(tr_graph_inline(outer, g, args, 2, outs, n_out, "inner", &error));
+  g_assert_no_error(error);
+  for (int k = 0; k < n_out; k++)
+    add_output(outer, outs[k]);
+  g_assert_cmpint(count_op(outer, TR_GOP_SYMBOLIC_GRADIENT), >=, 1);
+  check_against_numeric(outer, fwd, var, x, y);
+}
+
+static void
+check_symbolic(TrGraph *(*make)(void), const double (*points)[2], int n_points)
+{
+  g_autoptr(TrGraph) g = make();
+  g_autoptr(TrGraph) fwd = make();
+  add_graph_gradients(g, NULL);
+  g_assert_cmpint(count_op(g, TR_GOP_SYMBOLIC_GRADIENT), ==, 1);
+  /* It draws like any node: its forward graph is a cluster. */
+  g_autofree char *dot = tr_graph_to_dot(g);
+  g_assert_nonnull(strstr(dot, "SymbolicGradient"));
+  g_autofree char *json = tr_graph_to_json(g);
+  g_assert_nonnull(strstr(json, "\"SymbolicGradient\""));
+  for (int i = 0; i < n_points; i++)
+    check_against_numeric(g, fwd, NULL, points[i][0], points[i][1]);
+  check_transformed(g, fwd, NULL, points[0][0], points[0][1]);
+}
+
+static TrGraph *
+make_loop(void)
+{
+  return loop_graph();
+}
+
+static TrGraph *
+make_cond(void)
+{
+  return cond_graph(false);
+}
+
+static TrGraph *
+make_loop_in_cond(void)
+{
+  return cond_graph(true);
+}
+
+static void
+test_symbolic_loop(void)
+{
+  static const double points[][2] = {{1.5, -2}, {-0.3, 0.7}, {2, 1.1}};
+  check_symbolic(make_loop, points, G_N_ELEMENTS(points));
+}
+
+/* Both branches are taken, by calls of the same graph. */
+static void
+test_symbolic_cond(void)
+{
+  static const double points[][2] = {{1.3, 0.4}, {-0.7, 1.9}};
+  check_symbolic(make_cond, points, G_N_ELEMENTS(points));
+}
+
+static void
+test_symbolic_loop_in_cond(void)
+{
+  static const double points[][2] = {{0.8, -1.2}, {-1.1, 0.6}};
+  check_symbolic(make_loop_in_cond, points, G_N_ELEMENTS(points));
+}
+
+/* A variable read inside the loop body gets its gradient, read when the graph runs. */
+static void
+test_symbolic_loop_variable(void)
+{
+  g_autoptr(TrTensor) v0 = tr_tensor_new_float64(1.2);
+  g_autoptr(TrVariable) var = tr_variable_new(v0, "v");
+  g_autoptr(TrGraph) g = variable_loop_graph(var);
+  g_autoptr(TrGraph) fwd = variable_loop_graph(var);
+  add_graph_gradients(g, var);
+  TrNode *sg = NULL;
+  for (int i = 0; i < tr_graph_n_nodes(g); i++)
+    if (tr_graph_node(g, i)->op == TR_GOP_SYMBOLIC_GRADIENT)
+      sg = tr_graph_node(g, i);
+  g_assert_nonnull(sg);
+  g_assert_true(sg->stateful);
+  g_assert_cmpint(sg->n_outputs, ==, 4); /* i, x, y, then v */
+  check_against_numeric(g, fwd, var, 0.9, -1.3);
+  set_variable(var, -0.8);
+  check_against_numeric(g, fwd, var, 0.9, -1.3);
+  check_transformed(g, fwd, var, 1.1, 0.5);
+}
+
+/* A SymbolicGradient node rejects upstream gradients of the wrong dtype. */
+static void
+test_symbolic_checks_dtypes(void)
+{
+  g_autoptr(TrGraph) g = loop_graph();
+  const TrNode *loop = NULL;
+  for (int i = 0; i < tr_graph_n_nodes(g); i++)
+    if (tr_graph_node(g, i)->op == TR_GOP_WHILE)
+      loop = tr_graph_node(g, i);
+  TrOutput wrong = add_const(g, tr_tensor_new_int32(1));
+  TrOutput grads[3] = {loop->inputs[0], wrong, loop->inputs[2]};
+  g_autoptr(GError) error = NULL;
+  g_assert_null(tr_grad_add_symbolic_gradient(g, loop, loop->inputs, grads, NULL, &error));
+  g_assert_error(error, TR_GRAPH_ERROR, TR_GRAPH_ERROR_TYPE);
 }
 
 int
@@ -671,5 +975,10 @@ main(int argc, char **argv)
   g_test_add_func("/grad/call/replays-loops", test_call_replays_loops);
   g_test_add_func("/grad/graph/loop-needs-symbolic-gradient",
                   test_graph_loop_needs_symbolic_gradient);
+  g_test_add_func("/grad/symbolic/loop", test_symbolic_loop);
+  g_test_add_func("/grad/symbolic/cond", test_symbolic_cond);
+  g_test_add_func("/grad/symbolic/loop-in-cond", test_symbolic_loop_in_cond);
+  g_test_add_func("/grad/symbolic/loop-reads-variable", test_symbolic_loop_variable);
+  g_test_add_func("/grad/symbolic/checks-dtypes", test_symbolic_checks_dtypes);
   return g_test_run();
 }
