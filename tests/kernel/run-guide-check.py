@@ -1,14 +1,18 @@
 """Runs the shared guide cases (../shared/tools/guide-check) through the real kernel.
 
-The sections are the guide's examples that the traced-function layers implement so far; each
-runs in a fresh kernel. The shared tool lives beside the repository (CI checks it out there);
-without it the test is skipped with a printed reason.
+All 22 sections run, each in a fresh kernel. The shared tool lives beside the repository (CI
+checks it out there); without it the test is skipped with a printed reason. In a sanitizer
+build (TRELLIS_SANITIZED=1) G02 is left out, saying so: it compares eager and traced timings of
+a large convolution, which instrumented code distorts.
 """
 import os
 import subprocess
 import sys
 
-SECTIONS = "G03,G04,G05,G06,G07,G08,G09,G14,G15,G17,G18,G19,G20,G21"
+SECTIONS = ["G%02d" % i for i in range(1, 23)]
+if os.environ.get("TRELLIS_SANITIZED") == "1":
+    print("note: G02 (eager vs traced convolution timing) is not run in a sanitizer build")
+    SECTIONS.remove("G02")
 
 tool = os.path.join(sys.argv[1], "..", "shared", "tools", "guide-check")
 if not os.path.exists(tool):
@@ -16,5 +20,5 @@ if not os.path.exists(tool):
     sys.exit(77)
 kernel = os.environ["TRELLIS_KERNEL"]
 r = subprocess.run(["/usr/bin/python3", tool, "--kernel-cmd", kernel + " -f {connection_file}",
-                    "--only", SECTIONS, "-v"])
+                    "--only", ",".join(SECTIONS), "-v"])
 sys.exit(r.returncode)
