@@ -1318,6 +1318,8 @@ trace_call(LangState *L, TfFunction *f, TrFnCall *call, const LangValue *bound)
   c->exec = tr_graph_copy(g);
   tr_graph_optimize(c->exec, TR_OPT_ALL, &c->opt);
   tr_fn_trace_set_optimized(call, tr_graph_n_nodes(c->exec));
+  if (tr_event_bus_carries_graphs(lang_tf_event_bus(L)))
+    tr_fn_trace_set_graph_json(call, tr_graph_to_json(g));
   GError *error = NULL;
   c->plan = tr_plan_new(c->exec, NULL, 0, &error);
   if (!c->plan) {

@@ -37,6 +37,20 @@ lang_tf_state(LangState *L)
   return L->tf;
 }
 
+bool
+lang_tf_use_event_bus(LangState *L, TrEventBus *bus)
+{
+  g_return_val_if_fail(bus != NULL, false);
+  if (L->tf)
+    return false;
+  LangTfState *st = g_new0(LangTfState, 1);
+  st->bus = tr_event_bus_ref(bus);
+  st->registry = tr_fn_registry_new(st->bus);
+  L->tf = st;
+  L->tf_free = tf_state_free;
+  return true;
+}
+
 TrEventBus *
 lang_tf_event_bus(LangState *L)
 {

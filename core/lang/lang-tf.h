@@ -90,6 +90,10 @@ LangValue lang_tf_shape_new(LangState *L, const TrShape *shape);
 /* The session's event bus (SPEC §4): every Function, call, trace and tf.print of `L` emits on
  * it. Borrowed; lives as long as L. */
 TrEventBus *lang_tf_event_bus(LangState *L);
+/* Make `L` emit on `bus` (a reference is taken) instead of a bus of its own, so that a host
+ * keeps one numbered stream across sessions (the kernel across restarts). Call before the
+ * session first uses the tensorflow module; returns FALSE (and changes nothing) after. */
+bool lang_tf_use_event_bus(LangState *L, TrEventBus *bus);
 /* The session's Functions and the "run functions eagerly" switch. Borrowed. */
 TrFnRegistry *lang_tf_registry(LangState *L);
 /* The running cell's execution count (0: none), carried by call events. */

@@ -317,6 +317,7 @@ struct _TrEventBus {
   GArray *subscribers; /* Subscriber */
   guint next_sub_id;   /* ids start at 1 */
   guint64 wanted;      /* kinds someone keeps or receives (atomic): others need not be made */
+  int carry_graphs;    /* concrete_function_added carries the graph's JSON (atomic) */
 };
 
 #define ALL_KINDS ((G_GUINT64_CONSTANT(1) << TR_EVENT_N_KINDS) - 1)
@@ -335,6 +336,20 @@ bool
 tr_event_bus_wants(TrEventBus *bus, TrEventKind kind)
 {
   return (__atomic_load_n(&bus->wanted, __ATOMIC_ACQUIRE) >> kind) & 1;
+}
+
+void
+tr_event_bus_set_carry_graphs(TrEventBus *bus, bool carry)
+{
+  g_return_if_fail(bus != NULL);
+  g_atomic_int_set(&bus->carry_graphs, carry ? 1 : 0);
+}
+
+bool
+tr_event_bus_carries_graphs(TrEventBus *bus)
+{
+  g_return_val_if_fail(bus != NULL, false);
+  return g_atomic_int_get(&bus->carry_graphs) != 0;
 }
 
 static gint64

@@ -551,10 +551,19 @@ tr_fn_trace_end(TrFn *fn, TrFnCall *call, gpointer data, GDestroyNotify free_dat
   ev->nodes = n_nodes;
   ev->nodes_optimized = call->n_nodes_optimized;
   ev->signature = signature_text ? g_strdup(signature_text) : tr_trace_sig_to_string(cf->sig);
+  ev->graph = g_steal_pointer(&call->graph_json);
   tr_event_bus_emit(fn->reg->bus, ev);
 
   maybe_warn(fn, call);
   return cf;
+}
+
+void
+tr_fn_trace_set_graph_json(TrFnCall *call, char *graph_json)
+{
+  g_return_if_fail(call != NULL && call->tracing);
+  g_free(call->graph_json);
+  call->graph_json = graph_json;
 }
 
 void
@@ -599,6 +608,7 @@ tr_fn_call_end(TrFn *fn, TrFnCall *call, bool ok)
     g_ptr_array_unref(call->causes);
   g_free(call->reason);
   g_free(call->file);
+  g_free(call->graph_json);
   g_free(call);
 }
 

@@ -96,7 +96,8 @@ const char *tr_outcome_name(TrOutcome outcome);
   F(BOOL, enabled, "enabled")      /* eager mode now on; reduce_retracing on a Function */         \
   F(BOOL, ok, "ok")                /* the span ended without an exception */                       \
   /* nodes_optimized: node count of the optimised graph that runs */                               \
-  F(INT, nodes_optimized, "nodes_optimized")
+  F(INT, nodes_optimized, "nodes_optimized")                                                      \
+  F(STR, graph, "graph") /* the traced graph's JSON (tr_graph_to_json), when the bus carries it */
 
 typedef enum {
 #define TR_EVENT_FIELD_BIT(type, member, key) TR_EVENT_FIELD_BIT_##member,
@@ -126,7 +127,7 @@ typedef enum {
   X(RETRACE_CAUSE, "retrace_cause", TR_EF_FN | TR_EF_SITE | TR_EF(causes))                         \
   X(CONCRETE_ADDED, "concrete_function_added",                                                     \
     TR_EF_FN | TR_EF(cf_id) | TR_EF(signature) | TR_EF(graph_id) | TR_EF(nodes) |                  \
-        TR_EF(nodes_optimized))                                                                    \
+        TR_EF(nodes_optimized) | TR_EF(graph))                                                                    \
   X(GRAPH_EXEC_START, "graph_execution_start", TR_EF_FN | TR_EF(cf_id) | TR_EF(graph_id))          \
   X(GRAPH_EXEC_END, "graph_execution_end",                                                         \
     TR_EF_FN | TR_EF(cf_id) | TR_EF(graph_id) | TR_EF(dur_ns) | TR_EF(ok))                         \
@@ -217,6 +218,11 @@ void tr_event_bus_unsubscribe(TrEventBus *bus, guint id);
 /* Whether an event of `kind` would be kept or delivered: emitters may skip making events
  * nobody wants (no history kept, no subscriber for the kind). Lock-free. */
 bool tr_event_bus_wants(TrEventBus *bus, TrEventKind kind);
+
+/* Whether concrete_function_added events carry their graph's JSON (off by default: a graph
+ * is exported only for a host that shows it, such as the debugger or the kernel's publisher). */
+void tr_event_bus_set_carry_graphs(TrEventBus *bus, bool carry);
+bool tr_event_bus_carries_graphs(TrEventBus *bus);
 
 /* Stamp `ev` with the next sequence number and the time, keep it, deliver it. Takes ownership
  * of the caller's reference. Returns the sequence number. */

@@ -113,6 +113,7 @@ typedef struct {
   gint64 trace_start_ns;  /* bus time at trace_begin */
   bool tracing;           /* between trace_begin and trace_end/abort */
   int n_nodes_optimized;  /* MISS: set by tr_fn_trace_set_optimized, for trace_end */
+  char *graph_json;       /* MISS: set by tr_fn_trace_set_graph_json, for concrete_function_added */
 } TrFnCall;
 
 /* ---- registry ---- */
@@ -180,6 +181,9 @@ TrConcreteFn *tr_fn_trace_end(TrFn *fn, TrFnCall *call, gpointer data, GDestroyN
 /* The traced graph was optimised to `n_nodes` nodes: trace_end records it in the trace and in
  * concrete_function_added's "nodes_optimized". Call between trace_begin and trace_end. */
 void tr_fn_trace_set_optimized(TrFnCall *call, int n_nodes);
+/* The traced graph's JSON (transfer full) for concrete_function_added's "graph", given when
+ * the bus carries graphs (tr_event_bus_carries_graphs). Call before trace_end. */
+void tr_fn_trace_set_graph_json(TrFnCall *call, char *graph_json);
 /* Tracing raised: emits trace_end with ok false; nothing is cached. */
 void tr_fn_trace_abort(TrFn *fn, TrFnCall *call);
 /* The call returned (ok) or raised: emits call_end with its duration and frees `call`. */

@@ -127,5 +127,6 @@ main(int argc, char **argv)
   tt_add_type_tests();
   tt_add_cache_tests();
   tt_add_event_tests();
+  tt_add_state_tests();
   return g_test_run();
 }

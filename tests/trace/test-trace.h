@@ -34,3 +34,4 @@ GPtrArray *tt_events_of(TtFixture *fx, TrEventKind kind);
 void tt_add_type_tests(void);
 void tt_add_cache_tests(void);
 void tt_add_event_tests(void);
+void tt_add_state_tests(void);

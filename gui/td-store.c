@@ -1,0 +1,412 @@
+/* td-store.c — the debugger's data with signals and list models (see td-store.h).
+ *
+ * The Functions model is a GListStore of TdFunctionItem; each item caches the values it shows
+ * and notifies only those that a batch changed. The events model is a GListModel of its own,
+ * a window over the state's kept events whose items are made when a view asks for them. */
+#include "td-store.h"
+
+/* ---- TdFunctionItem ----------------------------------------------------------------------- */
+
+struct _TdFunctionItem {
+  GObject parent;
+  const TrStateFn *fn; /* borrowed from the store's state */
+  guint64 calls;       /* the values last notified */
+  guint64 hits;
+  guint64 misses;
+  guint64 eager;
+  gint64 trace_ns;
+  char *last_cause; /* owned, may be NULL */
+  guint64 seen_seq; /* fn->changed_seq when last refreshed */
+};
+
+enum {
+  FN_PROP_0,
+  FN_PROP_ID,
+  FN_PROP_NAME,
+  FN_PROP_CALLS,
+  FN_PROP_HITS,
+  FN_PROP_MISSES,
+  FN_PROP_EAGER,
+  FN_PROP_HIT_RATE,
+  FN_PROP_TRACE_MS,
+  FN_PROP_LAST_CAUSE,
+  FN_N_PROPS
+};
+static GParamSpec *fn_props[FN_N_PROPS];
+
+G_DEFINE_FINAL_TYPE(TdFunctionItem, td_function_item, G_TYPE_OBJECT)
+
+static void
+td_function_item_get_property(GObject *object, guint id, GValue *value, GParamSpec *pspec)
+{
+  TdFunctionItem *self = TD_FUNCTION_ITEM(object);
+  switch (id) {
+    case FN_PROP_ID:
+      g_value_set_int64(value, self->fn->id);
+      break;
+    case FN_PROP_NAME:
+      g_value_set_string(value, self->fn->name);
+      break;
+    case FN_PROP_CALLS:
+      g_value_set_uint64(value, self->calls);
+      break;
+    case FN_PROP_HITS:
+      g_value_set_uint64(value, self->hits);
+      break;
+    case FN_PROP_MISSES:
+      g_value_set_uint64(value, self->misses);
+      break;
+    case FN_PROP_EAGER:
+      g_value_set_uint64(value, self->eager);
+      break;
+    case FN_PROP_HIT_RATE:
+      g_value_set_double(value, tr_state_fn_hit_rate(self->fn));
+      break;
+    case FN_PROP_TRACE_MS:
+      g_value_set_double(value, (double)self->trace_ns / 1e6);
+      break;
+    case FN_PROP_LAST_CAUSE:
+      g_value_set_string(value, self->last_cause);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
+  }
+}
+
+static void
+td_function_item_finalize(GObject *object)
+{
+  TdFunctionItem *self = TD_FUNCTION_ITEM(object);
+  g_free(self->last_cause);
+  G_OBJECT_CLASS(td_function_item_parent_class)->finalize(object);
+}
+
+static void
+td_function_item_class_init(TdFunctionItemClass *klass)
+{
+  GObjectClass *oc = G_OBJECT_CLASS(klass);
+  oc->get_property = td_function_item_get_property;
+  oc->finalize = td_function_item_finalize;
+  const GParamFlags ro = G_PARAM_READABLE | G_PARAM_STATIC_STRINGS | G_PARAM_EXPLICIT_NOTIFY;
+  fn_props[FN_PROP_ID] = g_param_spec_int64("id", NULL, NULL, 0, G_MAXINT64, 0, ro);
+  fn_props[FN_PROP_NAME] = g_param_spec_string("name", NULL, NULL, NULL, ro);
+  fn_props[FN_PROP_CALLS] = g_param_spec_uint64("calls", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+  fn_props[FN_PROP_HITS] = g_param_spec_uint64("hits", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+  fn_props[FN_PROP_MISSES] = g_param_spec_uint64("misses", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+  fn_props[FN_PROP_EAGER] = g_param_spec_uint64("eager", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+  fn_props[FN_PROP_HIT_RATE] = g_param_spec_double("hit-rate", NULL, NULL, 0, 1, 0, ro);
+  fn_props[FN_PROP_TRACE_MS] = g_param_spec_double("trace-ms", NULL, NULL, 0, G_MAXDOUBLE, 0, ro);
+  fn_props[FN_PROP_LAST_CAUSE] = g_param_spec_string("last-cause", NULL, NULL, NULL, ro);
+  g_object_class_install_properties(oc, FN_N_PROPS, fn_props);
+}
+
+static void
+td_function_item_init(TdFunctionItem *self)
+{
+}
+
+const TrStateFn *
+td_function_item_get_fn(TdFunctionItem *item)
+{
+  g_return_val_if_fail(TD_IS_FUNCTION_ITEM(item), NULL);
+  return item->fn;
+}
+
+static TdFunctionItem *
+function_item_new(const TrStateFn *fn)
+{
+  TdFunctionItem *item = g_object_new(TD_TYPE_FUNCTION_ITEM, NULL);
+  item->fn = fn;
+  return item;
+}
+
+#define REFRESH(field, prop)                                                                       \
+  if (item->field != fn->field) {                                                                  \
+    item->field = fn->field;                                                                       \
+    g_object_notify_by_pspec(G_OBJECT(item), fn_props[prop]);                                      \
+  }
+
+/* Copies what changed from the Function and notifies it. Returns whether anything did. */
+static bool
+function_item_refresh(TdFunctionItem *item)
+{
+  const TrStateFn *fn = item->fn;
+  if (item->seen_seq == fn->changed_seq && item->seen_seq != 0)
+    return false;
+  item->seen_seq = fn->changed_seq;
+  g_object_freeze_notify(G_OBJECT(item));
+  bool graph_calls_changed = item->hits != fn->hits || item->misses != fn->misses;
+  REFRESH(calls, FN_PROP_CALLS);
+  REFRESH(hits, FN_PROP_HITS);
+  REFRESH(misses, FN_PROP_MISSES);
+  REFRESH(eager, FN_PROP_EAGER);
+  REFRESH(trace_ns, FN_PROP_TRACE_MS);
+  if (graph_calls_changed)
+    g_object_notify_by_pspec(G_OBJECT(item), fn_props[FN_PROP_HIT_RATE]);
+  g_autofree char *cause = tr_state_fn_last_cause(fn);
+  if (g_strcmp0(cause, item->last_cause) != 0) {
+    g_free(item->last_cause);
+    item->last_cause = g_steal_pointer(&cause);
+    g_object_notify_by_pspec(G_OBJECT(item), fn_props[FN_PROP_LAST_CAUSE]);
+  }
+  g_object_thaw_notify(G_OBJECT(item));
+  return true;
+}
+
+/* ---- TdEventItem -------------------------------------------------------------------------- */
+
+struct _TdEventItem {
+  GObject parent;
+  TrEvent *event; /* owned reference */
+};
+
+G_DEFINE_FINAL_TYPE(TdEventItem, td_event_item, G_TYPE_OBJECT)
+
+static void
+td_event_item_finalize(GObject *object)
+{
+  tr_event_unref(TD_EVENT_ITEM(object)->event);
+  G_OBJECT_CLASS(td_event_item_parent_class)->finalize(object);
+}
+
+static void
+td_event_item_class_init(TdEventItemClass *klass)
+{
+  G_OBJECT_CLASS(klass)->finalize = td_event_item_finalize;
+}
+
+static void
+td_event_item_init(TdEventItem *self)
+{
+}
+
+const TrEvent *
+td_event_item_get_event(TdEventItem *item)
+{
+  g_return_val_if_fail(TD_IS_EVENT_ITEM(item), NULL);
+  return item->event;
+}
+
+/* ---- the events model: a GListModel over the state's kept events ------------------------- */
+
+#define TD_TYPE_EVENT_LIST (td_event_list_get_type())
+G_DECLARE_FINAL_TYPE(TdEventList, td_event_list, TD, EVENT_LIST, GObject)
+
+struct _TdEventList {
+  GObject parent;
+  TdStore *store; /* borrowed: the store owns this model */
+};
+
+static GType
+event_list_get_item_type(GListModel *model)
+{
+  return TD_TYPE_EVENT_ITEM;
+}
+
+static guint event_list_get_n_items(GListModel *model);
+static gpointer event_list_get_item(GListModel *model, guint position);
+
+static void
+event_list_model_init(GListModelInterface *iface)
+{
+  iface->get_item_type = event_list_get_item_type;
+  iface->get_n_items = event_list_get_n_items;
+  iface->get_item = event_list_get_item;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE(TdEventList, td_event_list, G_TYPE_OBJECT,
+                              G_IMPLEMENT_INTERFACE(G_TYPE_LIST_MODEL, event_list_model_init))
+
+static void
+td_event_list_class_init(TdEventListClass *klass)
+{
+}
+
+static void
+td_event_list_init(TdEventList *self)
+{
+}
+
+/* ---- TdStore ------------------------------------------------------------------------------ */
+
+struct _TdStore {
+  GObject parent;
+  TrState *state;        /* owned */
+  guint keep;            /* events kept by a state this store makes */
+  GListStore *functions; /* TdFunctionItem, one per Function of `state` */
+  TdEventList *events;   /* the events model */
+  guint n_events_shown;  /* length of the events model as last announced */
+  bool eager;            /* last eager value announced */
+};
+
+enum { SIG_RESET, SIG_EVENTS_CHANGED, SIG_FUNCTION_CHANGED, SIG_EAGER_CHANGED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE(TdStore, td_store, G_TYPE_OBJECT)
+
+static guint
+event_list_get_n_items(GListModel *model)
+{
+  TdEventList *self = TD_EVENT_LIST(model);
+  return self->store->n_events_shown;
+}
+
+static gpointer
+event_list_get_item(GListModel *model, guint position)
+{
+  TdEventList *self = TD_EVENT_LIST(model);
+  GPtrArray *events = tr_state_events(self->store->state);
+  if (position >= self->store->n_events_shown || position >= events->len)
+    return NULL;
+  TdEventItem *item = g_object_new(TD_TYPE_EVENT_ITEM, NULL);
+  item->event = tr_event_ref(events->pdata[position]);
+  return item;
+}
+
+static void
+td_store_dispose(GObject *object)
+{
+  TdStore *self = TD_STORE(object);
+  g_clear_object(&self->functions);
+  g_clear_object(&self->events);
+  g_clear_pointer(&self->state, tr_state_free);
+  G_OBJECT_CLASS(td_store_parent_class)->dispose(object);
+}
+
+static void
+td_store_class_init(TdStoreClass *klass)
+{
+  GObjectClass *oc = G_OBJECT_CLASS(klass);
+  oc->dispose = td_store_dispose;
+  signals[SIG_RESET] = g_signal_new("reset", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                                    NULL, NULL, G_TYPE_NONE, 0);
+  signals[SIG_EVENTS_CHANGED] =
+      g_signal_new("events-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                   NULL, G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT);
+  signals[SIG_FUNCTION_CHANGED] =
+      g_signal_new("function-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                   NULL, G_TYPE_NONE, 1, G_TYPE_INT64);
+  signals[SIG_EAGER_CHANGED] =
+      g_signal_new("eager-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                   NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
+}
+
+static void
+td_store_init(TdStore *self)
+{
+  self->functions = g_list_store_new(TD_TYPE_FUNCTION_ITEM);
+  self->events = g_object_new(TD_TYPE_EVENT_LIST, NULL);
+  self->events->store = self;
+}
+
+TdStore *
+td_store_new(guint keep_events)
+{
+  TdStore *self = g_object_new(TD_TYPE_STORE, NULL);
+  self->keep = keep_events;
+  self->state = tr_state_new(keep_events);
+  return self;
+}
+
+/* Items for Functions the model does not list yet. */
+static void
+append_new_functions(TdStore *self)
+{
+  GPtrArray *fns = tr_state_functions(self->state);
+  guint have = g_list_model_get_n_items(G_LIST_MODEL(self->functions));
+  if (have >= fns->len)
+    return;
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func(g_object_unref);
+  for (guint i = have; i < fns->len; i++) {
+    TdFunctionItem *item = function_item_new(fns->pdata[i]);
+    function_item_refresh(item);
+    g_ptr_array_add(items, item);
+  }
+  g_list_store_splice(self->functions, have, 0, items->pdata, items->len);
+}
+
+static void
+announce_eager(TdStore *self)
+{
+  bool eager = tr_state_eager(self->state);
+  if (eager == self->eager)
+    return;
+  self->eager = eager;
+  g_signal_emit(self, signals[SIG_EAGER_CHANGED], 0, eager);
+}
+
+void
+td_store_load(TdStore *store, TrState *state)
+{
+  g_return_if_fail(TD_IS_STORE(store) && state != NULL);
+  guint old_events = store->n_events_shown;
+  tr_state_free(store->state);
+  store->state = state;
+  guint n_fns = g_list_model_get_n_items(G_LIST_MODEL(store->functions));
+  g_list_store_splice(store->functions, 0, n_fns, NULL, 0);
+  append_new_functions(store);
+  store->n_events_shown = tr_state_events(state)->len;
+  g_list_model_items_changed(G_LIST_MODEL(store->events), 0, old_events, store->n_events_shown);
+  g_signal_emit(store, signals[SIG_RESET], 0);
+  announce_eager(store);
+}
+
+void
+td_store_apply_events(TdStore *store, GPtrArray *events)
+{
+  g_return_if_fail(TD_IS_STORE(store) && events != NULL);
+  guint64 dropped_before = tr_state_events_dropped(store->state);
+  guint applied = 0;
+  for (guint i = 0; i < events->len; i++)
+    applied += tr_state_apply(store->state, events->pdata[i]);
+  if (applied == 0)
+    return;
+
+  guint old_shown = store->n_events_shown;
+  guint now = tr_state_events(store->state)->len;
+  guint removed = (guint)(tr_state_events_dropped(store->state) - dropped_before);
+  store->n_events_shown = now;
+  if (removed == 0)
+    g_list_model_items_changed(G_LIST_MODEL(store->events), old_shown, 0, now - old_shown);
+  else /* positions all moved: one replacement, so the model is never seen half-updated */
+    g_list_model_items_changed(G_LIST_MODEL(store->events), 0, old_shown, now);
+  g_signal_emit(store, signals[SIG_EVENTS_CHANGED], 0, removed, now - (old_shown - removed));
+
+  guint known = g_list_model_get_n_items(G_LIST_MODEL(store->functions));
+  append_new_functions(store);
+  guint n = g_list_model_get_n_items(G_LIST_MODEL(store->functions));
+  for (guint i = 0; i < n; i++) {
+    g_autoptr(TdFunctionItem) item = g_list_model_get_item(G_LIST_MODEL(store->functions), i);
+    if (function_item_refresh(item) || i >= known)
+      g_signal_emit(store, signals[SIG_FUNCTION_CHANGED], 0, item->fn->id);
+  }
+  announce_eager(store);
+}
+
+TrState *
+td_store_get_state(TdStore *store)
+{
+  g_return_val_if_fail(TD_IS_STORE(store), NULL);
+  return store->state;
+}
+
+GListModel *
+td_store_get_functions(TdStore *store)
+{
+  g_return_val_if_fail(TD_IS_STORE(store), NULL);
+  return G_LIST_MODEL(store->functions);
+}
+
+GListModel *
+td_store_get_events(TdStore *store)
+{
+  g_return_val_if_fail(TD_IS_STORE(store), NULL);
+  return G_LIST_MODEL(store->events);
+}
+
+gboolean
+td_store_export_perfetto(TdStore *store, const char *path, GError **error)
+{
+  g_return_val_if_fail(TD_IS_STORE(store) && path != NULL, FALSE);
+  return tr_events_write_perfetto(tr_state_events(store->state), path, error);
+}

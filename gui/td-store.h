@@ -1,0 +1,60 @@
+/* td-store.h — the debugger's data: one TrState (core/trace/tr-state.h) fed from a TdClient,
+ * with GObject signals and list models for the views.
+ *
+ * Everything here runs on the GTK main thread. Events arrive in batches (td_store_apply_events)
+ * and each batch ends in one round of signals, not one per event, so that 100,000 events a
+ * second do not flood the views: "events-changed" once per batch, "function-changed" once per
+ * Function the batch touched, "eager-changed" when the switch moved, "reset" when a snapshot
+ * replaced everything (attach, re-sync after a gap, kernel restart).
+ *
+ * Models: td_store_get_functions() is a GListModel of TdFunctionItem (one per Function, in
+ * creation order; an item's properties notify when its Function changes, so a sorted
+ * GtkColumnView re-sorts). td_store_get_events() is a GListModel of TdEventItem over the
+ * state's kept events (items made on demand).
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "tr-state.h"
+
+G_BEGIN_DECLS
+
+/* One Function as a list item. Properties (read-only, notified when they change): "id",
+ * "name", "calls", "hits", "misses", "eager", "hit-rate" (double), "trace-ms" (double),
+ * "last-cause" (string). */
+#define TD_TYPE_FUNCTION_ITEM (td_function_item_get_type())
+G_DECLARE_FINAL_TYPE(TdFunctionItem, td_function_item, TD, FUNCTION_ITEM, GObject)
+/* The Function behind the item (borrowed from the store's state; valid while the store lives
+ * and no "reset" happened). */
+const TrStateFn *td_function_item_get_fn(TdFunctionItem *item);
+
+/* One event as a list item. */
+#define TD_TYPE_EVENT_ITEM (td_event_item_get_type())
+G_DECLARE_FINAL_TYPE(TdEventItem, td_event_item, TD, EVENT_ITEM, GObject)
+const TrEvent *td_event_item_get_event(TdEventItem *item); /* borrowed */
+
+#define TD_TYPE_STORE (td_store_get_type())
+G_DECLARE_FINAL_TYPE(TdStore, td_store, TD, STORE, GObject)
+
+/* An empty store keeping up to `keep_events` events (G_MAXUINT: all). */
+TdStore *td_store_new(guint keep_events);
+/* Replace everything with `state` (transfer full); emits "reset". */
+void td_store_load(TdStore *store, TrState *state);
+/* Apply a batch of TrEvent* in sequence order (borrowed); emits the signals above. */
+void td_store_apply_events(TdStore *store, GPtrArray *events);
+/* The state (borrowed; replaced on "reset"). */
+TrState *td_store_get_state(TdStore *store);
+GListModel *td_store_get_functions(TdStore *store); /* of TdFunctionItem, borrowed */
+GListModel *td_store_get_events(TdStore *store);    /* of TdEventItem, borrowed */
+/* The kept events as a Perfetto trace (tr_events_to_perfetto). */
+gboolean td_store_export_perfetto(TdStore *store, const char *path, GError **error);
+
+/* Signals:
+ *   "reset"            ()
+ *   "events-changed"   (guint n_removed_front, guint n_added_back)
+ *   "function-changed" (gint64 fn_id)   after its TdFunctionItem notified
+ *   "eager-changed"    (gboolean enabled)
+ */
+
+G_END_DECLS
