@@ -959,12 +959,24 @@ float_construct(LangState *L, LangType *type, const LangValue *args, int nargs, 
     return lang_float_from_string(L, (const char *)((LangBytes *)x.o)->data,
                                   ((LangBytes *)x.o)->size);
   double d;
-  if (lang_is_number(x) || x.tag == LANG_TAG_OBJ) {
-    if (lang_to_double(L, x, &d))
-      return lang_float(d);
-    if (!lang_exc_matches(L, &lang_exc_TypeError) || lang_is_number(x))
+  if (lang_is_number(x))
+    return lang_to_double(L, x, &d) ? lang_float(d) : LANG_EXC;
+  if (x.tag == LANG_TAG_OBJ) {
+    /* An exception raised by __float__ or __index__ is the caller's to see, as in CPython;
+     * only their absence makes the generic TypeError below. */
+    LangValue r = lang_call_dunder(L, x, "__float__", NULL, 0);
+    if (lang_is_unset(r))
+      r = lang_call_dunder(L, x, "__index__", NULL, 0);
+    if (lang_is_exc(r))
       return LANG_EXC;
-    lang_exc_clear(L);
+    if (!lang_is_unset(r)) {
+      bool ok = lang_is_number(r) && lang_to_double(L, r, &d);
+      if (!ok && !lang_is_number(r))
+        lang_raise(L, &lang_exc_TypeError, "%s.__float__ returned non-float (type %s)",
+                   lang_type_name(x), lang_type_name(r));
+      lang_decref(r);
+      return ok ? lang_float(d) : LANG_EXC;
+    }
   }
   return lang_raise(L, &lang_exc_TypeError,
                     "float() argument must be a string or a real number, not '%s'",

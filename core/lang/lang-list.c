@@ -730,9 +730,11 @@ list_splice(LangList *l, int64_t start, int64_t stop, const LangValue *items, in
 {
   int64_t removed = stop - start;
   LangValue *old = g_new(LangValue, removed > 0 ? removed : 1);
-  memcpy(old, l->items + start, sizeof(LangValue) * removed);
+  if (removed > 0)
+    memcpy(old, l->items + start, sizeof(LangValue) * removed);
   list_reserve(l, l->n - removed + n);
-  memmove(l->items + start + n, l->items + stop, sizeof(LangValue) * (l->n - stop));
+  if (l->n > stop) /* an empty list may have no storage at all */
+    memmove(l->items + start + n, l->items + stop, sizeof(LangValue) * (l->n - stop));
   for (int64_t i = 0; i < n; i++)
     l->items[start + i] = lang_incref(items[i]);
   l->n += n - removed;

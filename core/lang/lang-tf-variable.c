@@ -334,7 +334,37 @@ variable_getitem(LangState *L, LangValue self, LangValue key)
   return r;
 }
 
+/* float(v), int(v), operator.index(v) and abs(v) act on the current value, as on a Tensor. */
+static LangValue
+variable_delegate(LangState *L, LangValue self, const char *method)
+{
+  LangValue t = variable_read(L, self);
+  if (lang_is_exc(t))
+    return t;
+  LangValue r = lang_call_method(L, t, method, NULL, 0, NULL);
+  lang_decref(t);
+  return r;
+}
+
+#define VARIABLE_DELEGATE(name)                                                                    \
+  static LangValue variable_##name(LangState *L, LangValue self, const LangValue *args, int nargs, \
+                                   LangObject *kwnames)                                            \
+  {                                                                                                \
+    if (!lang_parse_args(L, #name, args, nargs, kwnames, ""))                                      \
+      return LANG_EXC;                                                                             \
+    return variable_delegate(L, self, "__" #name "__");                                            \
+  }
+VARIABLE_DELEGATE(float)
+VARIABLE_DELEGATE(int)
+VARIABLE_DELEGATE(index)
+VARIABLE_DELEGATE(abs)
+#undef VARIABLE_DELEGATE
+
 static const LangMethodDef variable_methods[] = {
+    {"__float__", variable_float, "(self, /)", NULL, 0},
+    {"__int__", variable_int, "(self, /)", NULL, 0},
+    {"__index__", variable_index, "(self, /)", NULL, 0},
+    {"__abs__", variable_abs, "(self, /)", NULL, 0},
     {"assign", variable_assign, "(self, value, use_locking=False, name=None, read_value=True)",
      "Assigns a new value to the variable.", 0},
     {"assign_add", variable_assign_add,
