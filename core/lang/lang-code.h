@@ -107,7 +107,12 @@ G_BEGIN_DECLS
   X(AG_ELSE, 0, 0, true)   /* end of an if's true part: JUMP_FORWARD */                            \
   X(AG_LOOP, 0, 0, true)   /* a while's back edge: JUMP_BACKWARD */                                \
   X(AG_END, 0, 0, false)   /* end of an if; arg: its block index */                                \
-  X(AG_BREAK, 0, 0, false) /* break/continue of loop arg/2 (arg&1: continue) in a graph loop */
+  X(AG_BREAK, 0, 0, false) /* break/continue of loop arg/2 (arg&1: continue) in a graph loop */    \
+  /* `and`/`or` in an if's or while's test: acc x -> acc (x symbolic: acc combined with it; x  */  \
+  /* neither symbolic nor deciding: dropped) | deciding Python x: -> False/True, jumps */          \
+  X(AG_AND, -1, -1, true)                                                                          \
+  X(AG_OR, -1, -1, true)                                                                           \
+  X(AG_BOOL_END, -1, 0, false) /* acc x -> x, or acc combined with x; arg 1: `or` */
 
 typedef enum {
 #define LANG_OPCODE_ENUM(name, effect, jump_effect, is_jump) LANG_OP_##name,

@@ -1854,12 +1854,64 @@ here(Compiler *c)
   return (int)c->u->instrs->len;
 }
 
+/* An `and`/`or`, possibly under `not`s: a test AutoGraph converts as one value. */
+static bool
+is_bool_op_test(const LangExpr *e)
+{
+  while (e->kind == LANG_EXPR_UNARY_OP && e->v.unary_op.op == LANG_UNARYOP_NOT)
+    e = e->v.unary_op.operand;
+  return e->kind == LANG_EXPR_BOOL_OP;
+}
+
+/* The value whose truth a block's test asks for, with `and`/`or` as AG_AND/AG_OR chains: on
+ * Python values they short-circuit to a bool (each operand's truth asked once, as jumps would),
+ * on symbolic tensors they combine into tf.logical_and/or, so that the block's one jump sees a
+ * single condition (AutoGraph's and_/or_).
+ *
+ *   test_value: test_value ('and' | 'or') test_value ... | 'not' test_value | expr */
+static void
+compile_test_value(Compiler *c, const LangExpr *e)
+{
+  if (e->kind == LANG_EXPR_UNARY_OP && e->v.unary_op.op == LANG_UNARYOP_NOT) {
+    compile_test_value(c, e->v.unary_op.operand);
+    emit(c, LANG_OP_UNARY_NOT, 0);
+    return;
+  }
+  if (e->kind != LANG_EXPR_BOOL_OP) {
+    compile_expr(c, e);
+    return;
+  }
+  bool is_or = e->v.bool_op.op == LANG_BOOLOP_OR;
+  int end = new_label(c);
+  emit_const(c, lang_bool(!is_or)); /* the identity of the chain */
+  const LangExprList *values = &e->v.bool_op.values;
+  for (int i = 0; i < values->len - 1; i++) {
+    compile_test_value(c, values->items[i]);
+    emit_jump(c, is_or ? LANG_OP_AG_OR : LANG_OP_AG_AND, end);
+  }
+  compile_test_value(c, values->items[values->len - 1]);
+  emit(c, LANG_OP_AG_BOOL_END, is_or);
+  place_label(c, end);
+}
+
+/* The test of block `blk` (or of no block: -1): one conditional jump to `label` when false. */
+static void
+compile_block_test(Compiler *c, int blk, const LangExpr *test, int label)
+{
+  if (blk >= 0 && is_bool_op_test(test)) {
+    compile_test_value(c, test);
+    emit_jump(c, LANG_OP_POP_JUMP_IF_FALSE, label);
+    return;
+  }
+  compile_jump_if(c, test, label, false);
+}
+
 /* The test just compiled for block `blk` as its one conditional jump, or -1. */
 static int
 test_jump(Compiler *c, int blk, const LangExpr *test)
 {
   int last = here(c) - 1;
-  if (!is_single_jump_test(test) || last < block_info(c, blk)->start)
+  if (!(is_single_jump_test(test) || is_bool_op_test(test)) || last < block_info(c, blk)->start)
     return -1;
   const Instr *in = &g_array_index(c->u->instrs, Instr, last);
   return in->op == LANG_OP_POP_JUMP_IF_FALSE || in->op == LANG_OP_POP_JUMP_IF_TRUE ? last : -1;
@@ -1876,7 +1928,7 @@ compile_if(Compiler *c, const LangStmt *s)
                 : -1;
   if (blk >= 0)
     block_add_loop_flags(c, block_info(c, blk));
-  compile_jump_if(c, s->v.if_.test, orelse, false);
+  compile_block_test(c, blk, s->v.if_.test, orelse);
   if (blk >= 0)
     block_info(c, blk)->instr = test_jump(c, blk, s->v.if_.test);
   compile_body(c, &s->v.if_.body);
@@ -1913,7 +1965,7 @@ compile_while(Compiler *c, const LangStmt *s)
   }
   place_label(c, start);
   if (!forever)
-    compile_jump_if(c, test, orelse, false);
+    compile_block_test(c, blk, test, orelse);
   if (blk >= 0) {
     block_info(c, blk)->instr = test_jump(c, blk, test);
     emit_store_false(c, flags.cont_slot);

@@ -1647,3 +1647,52 @@ lang_tf_autograph_module_init(LangState *L, LangValue module)
   lang_decref(ag);
   return ok;
 }
+
+/* ---- `and`, `or` and `not` in converted tests ------------------------------------------------ */
+
+bool
+lang_ag_symbolic(LangState *L, LangValue v)
+{
+  return lang_tf_is_symbolic(v) && lang_tf_trace(L) != NULL;
+}
+
+/* tf.logical_and / tf.logical_or of two tensors: bool operands, as AutoGraph's and_/or_ need. */
+static LangValue
+logical(LangState *L, TrOpId op, LangValue a, LangValue b)
+{
+  LangTfOperand in[2];
+  if (!lang_tf_operand(L, a, TR_BOOL, false, &in[0]))
+    return LANG_EXC;
+  if (!lang_tf_operand(L, b, TR_BOOL, false, &in[1])) {
+    lang_tf_operand_clear(&in[0]);
+    return LANG_EXC;
+  }
+  LangValue r = lang_tf_apply(L, op, in, 2, NULL, NULL);
+  lang_tf_operands_clear(in, 2);
+  return r;
+}
+
+LangValue
+lang_ag_bool_op(LangState *L, bool is_or, LangValue acc, LangValue x)
+{
+  if (lang_ag_symbolic(L, x))
+    return logical(L, is_or ? TR_OP_LOGICAL_OR : TR_OP_LOGICAL_AND, acc, x);
+  /* A Python value after a tensor: it decides, or the tensor does. */
+  int t = lang_truth(L, x);
+  if (t < 0)
+    return LANG_EXC;
+  if ((t != 0) == is_or)
+    return lang_bool(is_or);
+  return lang_incref(acc);
+}
+
+LangValue
+lang_ag_not(LangState *L, LangValue v)
+{
+  LangTfOperand in;
+  if (!lang_tf_operand(L, v, TR_BOOL, false, &in))
+    return LANG_EXC;
+  LangValue r = lang_tf_apply(L, TR_OP_LOGICAL_NOT, &in, 1, NULL, NULL);
+  lang_tf_operand_clear(&in);
+  return r;
+}

@@ -1105,6 +1105,13 @@ op_UNARY_OP : {
 
 op_UNARY_NOT : {
   LangValue a = TOP();
+  if (a.tag == LANG_TAG_OBJ && code->n_loops > 0 && lang_ag_symbolic(L, a)) {
+    LangValue r = lang_ag_not(L, a);
+    CHECK(r);
+    TOP() = r;
+    lang_decref(a);
+    DISPATCH();
+  }
   int t = lang_truth(L, a);
   if (t < 0)
     FAIL();
@@ -1491,6 +1498,46 @@ op_JUMP_IF_TRUE_OR_POP : {
     ip = code->code + arg;
   else
     lang_decref(POP());
+  DISPATCH();
+}
+
+op_AG_AND:
+op_AG_OR : {
+  bool is_or = LANG_INSTR_OP(word) == LANG_OP_AG_OR;
+  LangValue x = POP();
+  if (x.tag == LANG_TAG_OBJ && lang_ag_symbolic(L, x)) {
+    LangValue acc = TOP();
+    LangValue r = acc.tag == LANG_TAG_BOOL ? lang_incref(x) : lang_ag_bool_op(L, is_or, acc, x);
+    lang_decref(x);
+    CHECK(r);
+    TOP() = r;
+    lang_decref(acc);
+    DISPATCH();
+  }
+  int t = x.tag == LANG_TAG_BOOL ? x.b : lang_truth(L, x);
+  lang_decref(x);
+  if (t < 0)
+    FAIL();
+  if ((t != 0) == is_or) { /* decided by a Python value */
+    lang_decref(TOP());
+    TOP() = lang_bool(is_or);
+    ip = code->code + arg;
+  }
+  DISPATCH();
+}
+
+op_AG_BOOL_END : {
+  LangValue x = POP();
+  LangValue acc = TOP();
+  if (acc.tag == LANG_TAG_BOOL) {
+    TOP() = x;
+    DISPATCH();
+  }
+  LangValue r = lang_ag_bool_op(L, arg != 0, acc, x);
+  lang_decref(x);
+  CHECK(r);
+  TOP() = r;
+  lang_decref(acc);
   DISPATCH();
 }
 

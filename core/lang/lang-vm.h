@@ -114,6 +114,13 @@ int lang_ag_loop(LangState *L, LangFrame *f, int instr);
 /* RETURN_VALUE of `*r` (owned; may be replaced) while blocks are traced. A target means: cut the
  * stack to `*depth` and go on there (the returned value was kept as a branch's result). */
 int lang_ag_return(LangState *L, LangFrame *f, int instr, LangValue *r, int *depth);
+/* Whether `v` is a symbolic tensor of the trace in progress (an AutoGraph operand). */
+bool lang_ag_symbolic(LangState *L, LangValue v);
+/* `acc and x` / `acc or x` in a converted test, `acc` symbolic: the tensor (or deciding Python
+ * bool) the test goes on with. Transfer full; LANG_EXC with an exception set. */
+LangValue lang_ag_bool_op(LangState *L, bool is_or, LangValue acc, LangValue x);
+/* `not v` for a symbolic `v`: tf.logical_not. Transfer full. */
+LangValue lang_ag_not(LangState *L, LangValue v);
 /* An exception leaves the frame: drop its blocks and resume the enclosing trace. */
 void lang_ag_abort(LangState *L, LangFrame *f);
 
