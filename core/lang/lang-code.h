@@ -112,7 +112,10 @@ G_BEGIN_DECLS
   /* neither symbolic nor deciding: dropped) | deciding Python x: -> False/True, jumps */          \
   X(AG_AND, -1, -1, true)                                                                          \
   X(AG_OR, -1, -1, true)                                                                           \
-  X(AG_BOOL_END, -1, 0, false) /* acc x -> x, or acc combined with x; arg 1: `or` */
+  X(AG_BOOL_END, -1, 0, false) /* acc x -> x, or acc combined with x; arg 1: `or` */               \
+  /* the same in a function's `and`/`or` values: a deciding Python x is kept (-> x, jumps) */      \
+  X(AG_AND_KEEP, -1, -1, true)                                                                     \
+  X(AG_OR_KEEP, -1, -1, true)
 
 typedef enum {
 #define LANG_OPCODE_ENUM(name, effect, jump_effect, is_jump) LANG_OP_##name,

@@ -205,11 +205,8 @@ emit(Compiler *c, LangOpcode op, uint32_t arg)
     in.handler_depth = h->depth;
   }
   g_array_append_val(u->instrs, in);
-  if (!lang_opcode_is_jump(op) || op == LANG_OP_FOR_ITER || op == LANG_OP_SEND ||
-      op == LANG_OP_JUMP_IF_FALSE_OR_POP || op == LANG_OP_JUMP_IF_TRUE_OR_POP ||
-      op == LANG_OP_POP_JUMP_IF_FALSE || op == LANG_OP_POP_JUMP_IF_TRUE ||
-      op == LANG_OP_POP_JUMP_IF_NONE || op == LANG_OP_POP_JUMP_IF_NOT_NONE)
-    u->depth += lang_opcode_stack_effect(op, arg, false);
+  /* The depth on the fall-through path (unconditional jumps have no effect). */
+  u->depth += lang_opcode_stack_effect(op, arg, false);
 }
 
 static void
@@ -584,9 +581,27 @@ compile_compare(Compiler *c, const LangExpr *e)
   place_label(c, end);
 }
 
+static bool records_blocks(Compiler *c);
+
+/* `a and b` / `a or b`. In a function, AG_AND_KEEP/AG_OR_KEEP chains (see compile_test_value)
+ * let a symbolic tensor operand combine into tf.logical_and/or while tracing. */
 static void
 compile_bool_op(Compiler *c, const LangExpr *e)
 {
+  if (records_blocks(c)) {
+    bool is_or = e->v.bool_op.op == LANG_BOOLOP_OR;
+    int end = new_label(c);
+    emit_const(c, lang_bool(!is_or));
+    const LangExprList *values = &e->v.bool_op.values;
+    for (int i = 0; i < values->len - 1; i++) {
+      compile_expr(c, values->items[i]);
+      emit_jump(c, is_or ? LANG_OP_AG_OR_KEEP : LANG_OP_AG_AND_KEEP, end);
+    }
+    compile_expr(c, values->items[values->len - 1]);
+    emit(c, LANG_OP_AG_BOOL_END, is_or);
+    place_label(c, end);
+    return;
+  }
   int end = new_label(c);
   LangOpcode op = e->v.bool_op.op == LANG_BOOLOP_AND ? LANG_OP_JUMP_IF_FALSE_OR_POP
                                                      : LANG_OP_JUMP_IF_TRUE_OR_POP;

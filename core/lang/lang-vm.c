@@ -1105,7 +1105,7 @@ op_UNARY_OP : {
 
 op_UNARY_NOT : {
   LangValue a = TOP();
-  if (a.tag == LANG_TAG_OBJ && code->n_loops > 0 && lang_ag_symbolic(L, a)) {
+  if (a.tag == LANG_TAG_OBJ && lang_ag_symbolic(L, a)) {
     LangValue r = lang_ag_not(L, a);
     CHECK(r);
     TOP() = r;
@@ -1502,8 +1502,12 @@ op_JUMP_IF_TRUE_OR_POP : {
 }
 
 op_AG_AND:
-op_AG_OR : {
-  bool is_or = LANG_INSTR_OP(word) == LANG_OP_AG_OR;
+op_AG_OR:
+op_AG_AND_KEEP:
+op_AG_OR_KEEP : {
+  LangOpcode op = LANG_INSTR_OP(word);
+  bool is_or = op == LANG_OP_AG_OR || op == LANG_OP_AG_OR_KEEP;
+  bool keep = op == LANG_OP_AG_AND_KEEP || op == LANG_OP_AG_OR_KEEP;
   LangValue x = POP();
   if (x.tag == LANG_TAG_OBJ && lang_ag_symbolic(L, x)) {
     LangValue acc = TOP();
@@ -1515,14 +1519,19 @@ op_AG_OR : {
     DISPATCH();
   }
   int t = x.tag == LANG_TAG_BOOL ? x.b : lang_truth(L, x);
-  lang_decref(x);
-  if (t < 0)
+  if (t < 0) {
+    lang_decref(x);
     FAIL();
-  if ((t != 0) == is_or) { /* decided by a Python value */
-    lang_decref(TOP());
-    TOP() = lang_bool(is_or);
-    ip = code->code + arg;
   }
+  if ((t != 0) == is_or) { /* decided by a Python value: the value (or its truth in a test) */
+    lang_decref(TOP());
+    TOP() = keep ? x : lang_bool(is_or);
+    if (!keep)
+      lang_decref(x);
+    ip = code->code + arg;
+    DISPATCH();
+  }
+  lang_decref(x);
   DISPATCH();
 }
 

@@ -40,6 +40,14 @@ def mixed(x, flag):
 print(mixed(tf.constant(5), True).numpy(), mixed(tf.constant(5), False).numpy(),
       mixed(tf.constant(50), False).numpy(), mixed(tf.constant(-5), True).numpy())
 
+@tf.function
+def both(x, y):
+    # An `and` as a value: tf.logical_and of the two tensors.
+    return x > 0 and y > 0, not x > 0
+
+r, n = both(tf.constant(1), tf.constant(0))
+print(r.numpy(), n.numpy(), both(tf.constant(1), tf.constant(2))[0].numpy())
+
 class Loud:
     def __init__(self, name, value):
         self.name, self.value = name, value
@@ -60,6 +68,7 @@ print(plain(Loud("a", False), Loud("b", True), Loud("c", False)))
 # 0 5
 # -2 3
 # 1 2 3 3
+# False False True
 # bool a
 # bool b
 # bool c
