@@ -1650,8 +1650,11 @@ concrete_str(LangState *L, LangValue self)
 static LangValue
 concrete_repr(LangState *L, LangValue self)
 {
-  return lang_str_printf(L, "<ConcreteFunction %s at %#" G_GINT64_MODIFIER "X>",
-                         concrete_of(self)->name, (gint64)lang_id(self));
+  /* TensorFlow's: the signature's summary line, e.g. <ConcreteFunction double(a) at 0x7F…>. */
+  const char *sig = concrete_of(self)->signature;
+  int len = (int)strcspn(sig, "\n");
+  return lang_str_printf(L, "<ConcreteFunction %.*s at 0x%" G_GINT64_MODIFIER "X>", len, sig,
+                         (gint64)lang_id(self));
 }
 
 static LangValue
