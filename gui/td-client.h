@@ -47,6 +47,14 @@ typedef struct {
 
 typedef struct _TdClient TdClient;
 
+/* How many events the states of snapshots keep (tr_state_new's keep_events). */
+#define TD_CLIENT_KEEP_EVENTS 100000
+
+/* Failures to start a client: unreadable connection, discovery, notebook or script file. */
+#define TD_CLIENT_ERROR (td_client_error_quark())
+GQuark td_client_error_quark(void);
+typedef enum { TD_CLIENT_ERROR_FILE } TdClientError;
+
 /* Attach to the kernel of `connection_file`. FALSE-y (NULL + error) when the connection file or
  * its discovery file cannot be read. Transfer full. */
 TdClient *td_client_new_attach(const char *connection_file, const TdClientCallbacks *callbacks,
@@ -70,6 +78,9 @@ typedef struct {
 } TdKernelInfo;
 
 void td_kernel_info_free(TdKernelInfo *info);
+/* The discovery file of a connection file, in its directory: kernel-<id>.json ->
+ * trellis-debug-<id>.json, any other <stem>.json -> trellis-debug-<stem>.json. Transfer full. */
+char *td_discovery_path(const char *connection_file);
 /* Running Trellis kernels in `runtime_dir` (NULL: Jupyter's runtime directory, i.e.
  * $JUPYTER_RUNTIME_DIR or $XDG_RUNTIME_DIR/jupyter or ~/.local/share/jupyter/runtime), newest
  * first; discovery files of dead processes are skipped. TdKernelInfo*, transfer full. */

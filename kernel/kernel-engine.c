@@ -14,7 +14,12 @@
  *
  * Interrupts come as SIGINT (signal mode) or interrupt_request (message mode); both end in
  * tk_kernel_interrupt(), which forwards to the interpreter only while a cell runs.
+ *
+ * Trace events: the engine owns one event bus for the process (across resets), which every
+ * session of the interpreter emits on; kernel-debug.c publishes it to debuggers from a fourth
+ * thread, "tk-debug", and answers their requests there.
  */
+#include "kernel-debug.h"
 #include "kernel-private.h"
 
 #include <errno.h>
@@ -64,6 +69,11 @@ struct TkKernel {
   void *hb;           /* ROUTER echoing pings */
   void *hb_stop_peer; /* PAIR end of hb_stop */
   GThread *hb_thread;
+
+  /* trace events */
+  TrEventBus *bus;   /* the process's event bus, owned */
+  TkDebug *debug;    /* publisher and request socket (kernel-debug.c), owned */
+  char *events_file; /* --events: every event as a JSON line, or NULL */
 
   atomic_bool cell_running; /* the interpreter is running code: interrupts are forwarded */
   atomic_bool interrupted;  /* an interrupt arrived while it was */
@@ -578,6 +588,15 @@ inproc(TkKernel *k, int type, const char *endpoint, bool bind, GError **error)
   return socket;
 }
 
+/* The debug thread's eager switch (kernel-debug.c). */
+static void
+set_eager(bool enabled, gpointer data)
+{
+  TkKernel *k = data;
+  if (k->interp.set_eager)
+    k->interp.set_eager(k->interp.self, enabled);
+}
+
 static gboolean
 open_sockets(TkKernel *k, GError **error)
 {
@@ -596,9 +615,12 @@ open_sockets(TkKernel *k, GError **error)
       !(k->hb_stop_peer = inproc(k, ZMQ_PAIR, HB_ENDPOINT, true, error)) ||
       !(k->hb_stop = inproc(k, ZMQ_PAIR, HB_ENDPOINT, false, error)))
     return FALSE;
-  if (any_port_zero)
-    return tk_connection_save(k->conn, error);
-  return TRUE;
+  if (any_port_zero && !tk_connection_save(k->conn, error))
+    return FALSE;
+  /* After the connection file has its ports: the discovery file names it. */
+  k->debug = tk_debug_new(k->zctx, k->conn, k->main_sender.signer, k->session, k->bus,
+                          k->events_file, set_eager, k, error);
+  return k->debug != NULL;
 }
 
 /* Close what open_sockets made and no thread took over (start-up failed half way). */
@@ -624,6 +646,7 @@ start_threads(TkKernel *k)
   pthread_sigmask(SIG_BLOCK, &block, &old);
   k->hb_thread = g_thread_new("tk-heartbeat", heartbeat_main, k);
   k->control_thread = g_thread_new("tk-control", control_main, k);
+  tk_debug_start(k->debug);
   pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
@@ -683,6 +706,7 @@ stop_threads(TkKernel *k)
     zmq_send(k->hb_stop, "", 0, 0);
     g_thread_join(g_steal_pointer(&k->hb_thread));
   }
+  tk_debug_stop(k->debug);
   zmq_close(k->shell);
   zmq_close(k->stdin_socket);
   zmq_close(k->wake);
@@ -693,8 +717,13 @@ stop_threads(TkKernel *k)
 static void
 kernel_free(TkKernel *k)
 {
+  tk_debug_stop(k->debug); /* the debug thread may call the interpreter: gone first */
   if (k->interp.free)
     k->interp.free(k->interp.self);
+  tk_debug_free(k->debug);
+  if (k->bus)
+    tr_event_bus_unref(k->bus);
+  g_free(k->events_file);
   tk_history_free(k->history);
   tk_replay_guard_free(k->replay);
   tk_signer_free(k->main_sender.signer);
@@ -707,10 +736,18 @@ kernel_free(TkKernel *k)
 }
 
 gboolean
-tk_kernel_run(const char *connection_file, TkInterp *interp, GError **error)
+tk_kernel_run(const char *connection_file, const char *events_file, TkInterp *interp,
+              GError **error)
 {
   TkKernel *k = g_new0(TkKernel, 1);
   k->interp = *interp;
+  k->events_file = g_strdup(events_file);
+  k->bus = tr_event_bus_new();
+  /* The debug module's state keeps what debuggers need; the bus itself keeps nothing. */
+  tr_event_bus_set_history_limit(k->bus, 0);
+  tr_event_bus_set_carry_graphs(k->bus, true);
+  if (k->interp.use_events)
+    k->interp.use_events(k->interp.self, k->bus);
   k->session = g_uuid_string_random();
   k->history = tk_history_new();
   k->replay = tk_replay_guard_new(TK_REPLAY_HISTORY);

@@ -7,13 +7,13 @@
  * A TkInterp is a struct of function pointers plus the interpreter's own state (`self`);
  * kernel-lang-interp.c puts core/lang's cell language behind it.
  *
- * Threading. Every function except `interrupt` is called on the kernel's main thread, one at
- * a time. `interrupt` may be called at any moment from the control thread (message-mode
- * interrupts) or from a SIGINT handler on the main thread (signal-mode interrupts), so it must
- * be async-signal-safe: set an atomic flag and nothing else. The engine forwards an interrupt
- * only while `execute` or `evaluate` is running, so an interrupt that arrives between cells is
- * dropped. `execute` and `evaluate` clear the flag when they start: one that raced with the end
- * of the previous cell is stale and must not interrupt the next. A running cell checks the
+ * Threading. Every function except `interrupt` and `set_eager` is called on the kernel's main
+ * thread, one at a time. `interrupt` may be called at any moment from the control thread
+ * (message-mode interrupts) or from a SIGINT handler on the main thread (signal-mode interrupts),
+ * so it must be async-signal-safe: set an atomic flag and nothing else. The engine forwards an
+ * interrupt only while `execute` or `evaluate` is running, so an interrupt that arrives between
+ * cells is dropped. `execute` and `evaluate` clear the flag when they start: one that raced with
+ * the end of the previous cell is stale and must not interrupt the next. A running cell checks the
  * flag at loop back-edges, calls and blocking waits and raises KeyboardInterrupt.
  *
  * Positions. Code is UTF-8; every cursor and offset in this interface is a byte offset into
@@ -29,6 +29,8 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "tr-events.h"
 
 G_BEGIN_DECLS
 
@@ -123,6 +125,13 @@ typedef struct {
   void (*interrupt)(void *self);
   /* Forget every name and value (a fresh session) without re-creating the interpreter. */
   void (*reset)(void *self);
+  /* Emit trace events on `bus` (a reference is taken), in this session and every session that
+   * `reset` makes, so that the kernel keeps one numbered stream. Called once, after init and
+   * before the first cell. May be NULL for an interpreter without trace events. */
+  void (*use_events)(void *self, TrEventBus *bus);
+  /* tf.config.run_functions_eagerly(on) in the running session. Thread-safe: called from the
+   * debug thread, also while a cell runs or a reset happens. May be NULL. */
+  void (*set_eager)(void *self, bool on);
   /* Free `self`. */
   void (*free)(void *self);
 } TkInterp;

@@ -19,6 +19,7 @@
 #include "lang-compile.h"
 #include "lang-interp.h"
 #include "lang-parser.h"
+#include "lang-tf.h"
 #include "lang-runtime.h"
 #include "lang-vm.h"
 
@@ -28,6 +29,8 @@ typedef struct {
   LangInterp *interp; /* the session; re-created by reset */
   LangState *L;       /* its state; `interrupt` reads it from any thread (never during reset) */
   const TkCellIO *io; /* the running cell's outputs, or NULL: outputs are dropped */
+  TrEventBus *bus;    /* every session's event bus (owned), or NULL: each has its own */
+  GMutex lock;        /* held while `L` changes, and by set_eager (debug thread) while it uses L */
 } TkLang;
 
 /* ---- sessions ------------------------------------------------------------------------- */
@@ -913,9 +916,15 @@ lang_is_complete(void *self, const char *code, char **indent)
 static void
 session_start(TkLang *tk)
 {
-  tk->interp = lang_interp_new(NULL);
-  tk->L = lang_interp_state(tk->interp);
-  LangState *L = tk->L;
+  LangInterp *interp = lang_interp_new(NULL);
+  LangState *L = lang_interp_state(interp);
+  /* Before anything touches tf: the session emits on the kernel's bus. */
+  if (tk->bus)
+    lang_tf_use_event_bus(L, tk->bus);
+  g_mutex_lock(&tk->lock);
+  tk->interp = interp;
+  tk->L = L;
+  g_mutex_unlock(&tk->lock);
   lang_state_set_stdout(L, write_stdout, tk);
   lang_state_set_stderr(L, write_stderr, tk);
   L->input = read_line;
@@ -937,9 +946,12 @@ session_stop(TkLang *tk)
   g_hash_table_remove(sessions, tk->L);
   if (g_hash_table_size(sessions) == 0)
     g_clear_pointer(&sessions, g_hash_table_unref);
-  lang_interp_free(tk->interp);
+  g_mutex_lock(&tk->lock);
+  LangInterp *interp = tk->interp;
   tk->interp = NULL;
   tk->L = NULL;
+  g_mutex_unlock(&tk->lock);
+  lang_interp_free(interp);
 }
 
 static void
@@ -953,8 +965,32 @@ static void
 lang_reset(void *self)
 {
   TkLang *tk = self;
+  /* run_functions_eagerly is the process's setting in TensorFlow: it survives the reset. */
+  bool eager = tk->bus && tr_fn_registry_get_run_eagerly(lang_tf_registry(tk->L));
   session_stop(tk);
   session_start(tk);
+  if (eager)
+    tr_fn_registry_set_run_eagerly(lang_tf_registry(tk->L), true);
+}
+
+static void
+lang_use_events(void *self, TrEventBus *bus)
+{
+  TkLang *tk = self;
+  g_return_if_fail(tk->bus == NULL);
+  tk->bus = tr_event_bus_ref(bus);
+  if (!lang_tf_use_event_bus(tk->L, bus))
+    g_warning("trellis-kernel: the session used tf before the kernel's event bus was set");
+}
+
+static void
+lang_set_eager(void *self, bool on)
+{
+  TkLang *tk = self;
+  g_mutex_lock(&tk->lock);
+  if (tk->L)
+    tr_fn_registry_set_run_eagerly(lang_tf_registry(tk->L), on);
+  g_mutex_unlock(&tk->lock);
 }
 
 static void
@@ -962,6 +998,9 @@ lang_free(void *self)
 {
   TkLang *tk = self;
   session_stop(tk);
+  if (tk->bus)
+    tr_event_bus_unref(tk->bus);
+  g_mutex_clear(&tk->lock);
   g_free(tk);
 }
 
@@ -969,6 +1008,7 @@ gboolean
 tk_lang_interp_init(TkInterp *interp, GError **error)
 {
   TkLang *tk = g_new0(TkLang, 1);
+  g_mutex_init(&tk->lock);
   session_start(tk);
   *interp = (TkInterp){
       .self = tk,
@@ -982,6 +1022,8 @@ tk_lang_interp_init(TkInterp *interp, GError **error)
       .is_complete = lang_is_complete,
       .interrupt = lang_interrupt,
       .reset = lang_reset,
+      .use_events = lang_use_events,
+      .set_eager = lang_set_eager,
       .free = lang_free,
   };
   return TRUE;

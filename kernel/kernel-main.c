@@ -1,5 +1,5 @@
-/* kernel-main.c — `trellis-kernel -f CONNECTION_FILE`: the Jupyter kernel program, the protocol
- * engine in front of the cell language (kernel-lang-interp.c). */
+/* kernel-main.c — `trellis-kernel -f CONNECTION_FILE [--events FILE.jsonl]`: the Jupyter kernel
+ * program, the protocol engine in front of the cell language (kernel-lang-interp.c). */
 #include "kernel-private.h"
 
 #include <locale.h>
@@ -10,10 +10,13 @@ main(int argc, char **argv)
 {
   setlocale(LC_ALL, "");
   g_autofree char *connection_file = NULL;
+  g_autofree char *events_file = NULL;
   gboolean version = FALSE;
   const GOptionEntry entries[] = {
       {"connection-file", 'f', 0, G_OPTION_ARG_FILENAME, &connection_file,
        "The connection file written by the Jupyter client", "FILE"},
+      {"events", 0, 0, G_OPTION_ARG_FILENAME, &events_file,
+       "Also write every trace event to FILE as a JSON line", "FILE.jsonl"},
       {"version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version and exit", NULL},
       {NULL},
   };
@@ -33,7 +36,8 @@ main(int argc, char **argv)
     return 2;
   }
   TkInterp interp;
-  if (!tk_lang_interp_init(&interp, &error) || !tk_kernel_run(connection_file, &interp, &error)) {
+  if (!tk_lang_interp_init(&interp, &error) ||
+      !tk_kernel_run(connection_file, events_file, &interp, &error)) {
     g_printerr("trellis-kernel: %s\n", error->message);
     return 1;
   }

@@ -5,11 +5,13 @@
  *   kernel-history.c     the on-disk input history (JSON lines), shared by every kernel
  *   kernel-engine.c      sockets, threads, the dispatcher, iopub publishing, stdin, interrupts
  *   kernel-handlers.c    the message table: one row per msg_type, and its handlers
+ *   kernel-debug.c       trace events for debuggers: publisher, requests (kernel-debug.h)
  *
  * Threads: the main thread owns shell, stdin and runs cells; the control thread owns control;
  * the iopub thread owns the PUB socket and forwards what the other two push to it over
- * inproc; the heartbeat thread echoes. No ZeroMQ socket is used from two threads: sockets are
- * created and bound on the main thread before the others start, then handed over.
+ * inproc; the heartbeat thread echoes; the debug thread owns the debug protocol's sockets. No
+ * ZeroMQ socket is used from two threads: sockets are created and bound on the main thread
+ * before the others start, then handed over.
  */
 #pragma once
 
@@ -83,6 +85,9 @@ char *tk_signer_sign(TkSigner *signer, GBytes *const parts[4]);
 /* Constant-time check of `signature` against the four parts. */
 bool tk_signer_verify(TkSigner *signer, GBytes *signature, GBytes *const parts[4]);
 bool tk_signer_enabled(const TkSigner *signer);
+/* The same over any list of frames (the debug protocol signs other frame lists). */
+char *tk_signer_sign_frames(TkSigner *signer, GBytes *const *parts, guint n);
+bool tk_signer_verify_frames(TkSigner *signer, GBytes *signature, GBytes *const *parts, guint n);
 
 /* Remembers recent signatures so that a replayed message is refused. Thread-safe (shell and
  * control share one). Bounded: the oldest digest is forgotten first. */
@@ -197,8 +202,11 @@ void tk_kernel_interrupt_from(TkContext *ctx);
 void tk_kernel_request_stop(TkContext *ctx);
 
 /* Serve the connection file's sockets with `interp` (taken over: freed at the end) until a
- * shutdown_request arrives. Both interrupt modes are always on: SIGINT and interrupt_request. */
-gboolean tk_kernel_run(const char *connection_file, TkInterp *interp, GError **error);
+ * shutdown_request arrives. Both interrupt modes are always on: SIGINT and interrupt_request.
+ * The trace events of every session also go to debuggers (kernel-debug.h) and, when
+ * `events_file` is not NULL, to that file as JSON lines. */
+gboolean tk_kernel_run(const char *connection_file, const char *events_file, TkInterp *interp,
+                       GError **error);
 
 /* ---- message table (kernel-handlers.c) --------------------------------------------------- */
 

@@ -76,12 +76,12 @@ tk_signer_enabled(const TkSigner *signer)
 }
 
 char *
-tk_signer_sign(TkSigner *signer, GBytes *const parts[4])
+tk_signer_sign_frames(TkSigner *signer, GBytes *const *parts, guint n)
 {
   if (!signer->keyed)
     return g_strdup("");
   GHmac *hmac = g_hmac_copy(signer->keyed);
-  for (int i = 0; i < 4; i++) {
+  for (guint i = 0; i < n; i++) {
     gsize size;
     const guchar *data = g_bytes_get_data(parts[i], &size);
     g_hmac_update(hmac, data, size);
@@ -92,11 +92,11 @@ tk_signer_sign(TkSigner *signer, GBytes *const parts[4])
 }
 
 bool
-tk_signer_verify(TkSigner *signer, GBytes *signature, GBytes *const parts[4])
+tk_signer_verify_frames(TkSigner *signer, GBytes *signature, GBytes *const *parts, guint n)
 {
   if (!signer->keyed)
     return true;
-  g_autofree char *expected = tk_signer_sign(signer, parts);
+  g_autofree char *expected = tk_signer_sign_frames(signer, parts, n);
   gsize len;
   const char *got = g_bytes_get_data(signature, &len);
   if (len != strlen(expected))
@@ -106,6 +106,18 @@ tk_signer_verify(TkSigner *signer, GBytes *signature, GBytes *const parts[4])
   for (gsize i = 0; i < len; i++)
     diff |= (unsigned char)got[i] ^ (unsigned char)expected[i];
   return diff == 0;
+}
+
+char *
+tk_signer_sign(TkSigner *signer, GBytes *const parts[4])
+{
+  return tk_signer_sign_frames(signer, parts, 4);
+}
+
+bool
+tk_signer_verify(TkSigner *signer, GBytes *signature, GBytes *const parts[4])
+{
+  return tk_signer_verify_frames(signer, signature, parts, 4);
 }
 
 /* ---- replay guard ------------------------------------------------------------------------- */

@@ -329,6 +329,19 @@ shared_gvc(void)
   return gvc;
 }
 
+GVC_t *
+tr_graph_gvc_lock(void)
+{
+  g_mutex_lock(&gvc_lock);
+  return shared_gvc();
+}
+
+void
+tr_graph_gvc_unlock(void)
+{
+  g_mutex_unlock(&gvc_lock);
+}
+
 static char *
 render_svg(const char *dot, GError **error)
 {
@@ -359,8 +372,8 @@ tr_graph_to_svg(const TrGraph *g, GError **error)
 {
   g_return_val_if_fail(g != NULL, NULL);
   g_autofree char *dot = tr_graph_to_dot(g);
-  g_mutex_lock(&gvc_lock);
+  tr_graph_gvc_lock();
   char *svg = render_svg(dot, error);
-  g_mutex_unlock(&gvc_lock);
+  tr_graph_gvc_unlock();
   return svg;
 }

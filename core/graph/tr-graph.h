@@ -333,6 +333,11 @@ char *tr_graph_to_dot(const TrGraph *g);
 char *tr_graph_to_json(const TrGraph *g);
 /* An SVG drawing laid out by Graphviz's dot, or NULL with `error` set. Transfer full. */
 char *tr_graph_to_svg(const TrGraph *g, GError **error);
+/* The process's one Graphviz context (dot layout and the core renderers built in), locked:
+ * Graphviz is not thread-safe, so every use of it (here and in the debugger's layout) holds
+ * this lock. Call tr_graph_gvc_unlock when done; the context is borrowed. */
+struct GVC_s *tr_graph_gvc_lock(void);
+void tr_graph_gvc_unlock(void);
 
 /* ---- optimisation ------------------------------------------------------------------------ */
 

@@ -96,7 +96,7 @@ const char *tr_outcome_name(TrOutcome outcome);
   F(BOOL, enabled, "enabled")      /* eager mode now on; reduce_retracing on a Function */         \
   F(BOOL, ok, "ok")                /* the span ended without an exception */                       \
   /* nodes_optimized: node count of the optimised graph that runs */                               \
-  F(INT, nodes_optimized, "nodes_optimized")                                                      \
+  F(INT, nodes_optimized, "nodes_optimized")                                                       \
   F(STR, graph, "graph") /* the traced graph's JSON (tr_graph_to_json), when the bus carries it */
 
 typedef enum {
@@ -127,7 +127,7 @@ typedef enum {
   X(RETRACE_CAUSE, "retrace_cause", TR_EF_FN | TR_EF_SITE | TR_EF(causes))                         \
   X(CONCRETE_ADDED, "concrete_function_added",                                                     \
     TR_EF_FN | TR_EF(cf_id) | TR_EF(signature) | TR_EF(graph_id) | TR_EF(nodes) |                  \
-        TR_EF(nodes_optimized) | TR_EF(graph))                                                                    \
+        TR_EF(nodes_optimized) | TR_EF(graph))                                                     \
   X(GRAPH_EXEC_START, "graph_execution_start", TR_EF_FN | TR_EF(cf_id) | TR_EF(graph_id))          \
   X(GRAPH_EXEC_END, "graph_execution_end",                                                         \
     TR_EF_FN | TR_EF(cf_id) | TR_EF(graph_id) | TR_EF(dur_ns) | TR_EF(ok))                         \

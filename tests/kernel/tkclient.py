@@ -41,7 +41,7 @@ def check_stderr(text):
 class Kernel:
     """A kernel process and a raw client: shell, control and stdin DEALERs, an iopub SUB."""
 
-    def __init__(self, history_file=None, ports=None, key=None):
+    def __init__(self, history_file=None, ports=None, key=None, extra_args=()):
         self.tmp = tempfile.mkdtemp(prefix="trellis-kernel-test-")
         self.key = (uuid.uuid4().hex if key is None else key).encode()
         p = ports if ports is not None else free_ports(5)
@@ -55,7 +55,7 @@ class Kernel:
         env["TRELLIS_HISTORY_FILE"] = history_file or os.path.join(self.tmp, "history.jsonl")
         self.stderr_path = os.path.join(self.tmp, "stderr.txt")
         self.stderr = open(self.stderr_path, "w")
-        self.proc = subprocess.Popen([kernel_binary(), "-f", self.cf], env=env,
+        self.proc = subprocess.Popen([kernel_binary(), "-f", self.cf, *extra_args], env=env,
                                      stdout=subprocess.DEVNULL, stderr=self.stderr,
                                      start_new_session=True)
         if ports is not None and 0 in ports:

@@ -1,0 +1,284 @@
+/* bench-debugger.c — the debugger's two costs that grow with a program's size, against their
+ * targets (it prints; it does not assert):
+ *
+ *  1. graph layout: a 1,000-node, ~1,000-edge graph JSON laid out by TdGraphLayout (target
+ *     under 1 s);
+ *  2. live ingest: 100,000 events a second (call/call_end pairs across 50 Functions, and
+ *     cells) fed to a TdStore in batches as the client delivers them, with a TdTimeline in a
+ *     window drawing them, until a million events are kept. Measured: the events per second
+ *     sustained and the longest main-loop stall (the largest gap between ticks of a 5 ms
+ *     timeout; target under 50 ms).
+ *
+ * Part 2 needs a display: `meson test --benchmark` runs it under xvfb-run. Usage:
+ * bench-debugger [SECONDS] (default 10: a million events at 100,000 a second).
+ */
+#include "td-graph-layout.h"
+#include "td-timeline.h"
+
+#define N_FUNCTIONS    50
+#define EVENTS_PER_SEC 100000
+#define BATCH_MS       10 /* how often the client hands over a batch */
+#define TICK_MS        5  /* the stall probe's period */
+#define CELL_EVERY_NS  G_GINT64_CONSTANT(1000000000)
+
+/* ---- 1. layout ------------------------------------------------------------------------------ */
+
+/* 1,000 ops: a chain, every tenth op also reading the first. Transfer full. */
+static char *
+thousand_node_json(void)
+{
+  GString *s = g_string_new("{\"name\":\"bench\",\"nodes\":[");
+  for (int i = 0; i < 1000; i++) {
+    g_string_append_printf(s, "%s{\"name\":\"op_%d\",\"op\":\"%s\",\"inputs\":[", i ? "," : "", i,
+                           i == 0   ? "Placeholder"
+                           : i % 10 ? "Tanh"
+                                    : "AddV2");
+    if (i > 0)
+      g_string_append_printf(s, "\"op_%d\"%s", i - 1, i % 10 == 0 ? ",\"op_0\"" : "");
+    g_string_append(s, "],\"outputs\":[{\"dtype\":\"float32\",\"shape\":[2,2]}]}");
+  }
+  g_string_append(s, "]}");
+  return g_string_free(s, FALSE);
+}
+
+static void
+bench_layout(void)
+{
+  g_autofree char *json = thousand_node_json();
+  gint64 start = g_get_monotonic_time();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TdGraphLayout) layout = td_graph_layout_new_from_json(json, &error);
+  double seconds = (g_get_monotonic_time() - start) / 1e6;
+  if (!layout) {
+    g_print("layout: failed: %s\n", error->message);
+    return;
+  }
+  g_print("layout: 1,000 nodes, %u edges (%u boxes with proxies): %.3f s "
+          "(Graphviz %.3f s); target < 1 s: %s\n",
+          td_graph_layout_n_edges(layout), td_graph_layout_n_nodes(layout), seconds,
+          td_graph_layout_get_seconds(layout), seconds < 1.0 ? "met" : "MISSED");
+}
+
+/* ---- 2. ingest ------------------------------------------------------------------------------ */
+
+/* The synthetic session. */
+typedef struct {
+  TdStore *store;       /* fed */
+  GMainLoop *loop;      /* quit when done */
+  guint64 seq;          /* last sequence number */
+  gint64 ts;            /* synthetic clock, ns */
+  gint64 next_cell_ts;  /* when the next cell starts */
+  gint64 cell;          /* current cell number */
+  guint64 n_events;     /* events fed */
+  guint64 target;       /* events to feed */
+  gint64 start_us;      /* wall clock at the start */
+  gint64 last_tick_us;  /* the stall probe's last tick */
+  gint64 max_gap_us;    /* the longest gap between its ticks */
+  gint64 max_gap_at_us; /* when it ended, from the start */
+  gint64 apply_us;      /* time inside td_store_apply_events */
+  gint64 max_apply_us;  /* the longest batch */
+  guint frames;         /* frames the timeline drew */
+  guint fn_turn;        /* which Function calls next */
+  guint n_batches;      /* batches fed */
+} Session;
+
+static TrEvent *
+next_event(Session *s, TrEventKind kind)
+{
+  TrEvent *ev = tr_event_new(kind);
+  ev->seq = ++s->seq;
+  ev->ts_ns = s->ts;
+  return ev;
+}
+
+static void
+set_fn(TrEvent *ev, guint fn)
+{
+  ev->fn_id = fn + 1;
+  ev->fn_name = g_strdup_printf("fn_%02u", fn);
+}
+
+static void
+add_cell_events(Session *s, GPtrArray *batch)
+{
+  if (s->cell > 0) {
+    TrEvent *end = next_event(s, TR_EVENT_CELL_END);
+    end->cell = s->cell;
+    end->dur_ns = CELL_EVERY_NS;
+    g_ptr_array_add(batch, end);
+  }
+  TrEvent *start = next_event(s, TR_EVENT_CELL_START);
+  start->cell = ++s->cell;
+  g_ptr_array_add(batch, start);
+  s->next_cell_ts += CELL_EVERY_NS;
+}
+
+/* One call: a miss the first time a Function is called, hits after, now and then eager. */
+static void
+add_call(Session *s, GPtrArray *batch, gint64 gap_ns)
+{
+  guint fn = s->fn_turn++ % N_FUNCTIONS;
+  TrOutcome outcome = s->fn_turn <= N_FUNCTIONS ? TR_OUTCOME_MISS
+                      : s->fn_turn % 97 == 0    ? TR_OUTCOME_EAGER
+                                                : TR_OUTCOME_HIT;
+  gint64 dur = gap_ns / 2;
+  TrEvent *call = next_event(s, TR_EVENT_CALL);
+  set_fn(call, fn);
+  call->outcome = outcome;
+  call->cf_id = fn + 1;
+  tr_event_set_site(call, "<cell 1>", (int)fn + 1, s->cell);
+  g_ptr_array_add(batch, call);
+  s->ts += dur;
+  TrEvent *end = next_event(s, TR_EVENT_CALL_END);
+  set_fn(end, fn);
+  end->outcome = outcome;
+  end->cf_id = fn + 1;
+  end->dur_ns = dur;
+  tr_event_set_site(end, "<cell 1>", (int)fn + 1, s->cell);
+  g_ptr_array_add(batch, end);
+  s->ts += gap_ns - dur;
+}
+
+/* Every BATCH_MS, the events that arrived since the last batch (all of them, however late the
+ * main loop is: a client drains its socket), at EVENTS_PER_SEC from the start. */
+static gboolean
+feed_batch(gpointer data)
+{
+  Session *s = data;
+  g_autoptr(GPtrArray) batch = g_ptr_array_new_with_free_func((GDestroyNotify)tr_event_unref);
+  double arrived = (g_get_monotonic_time() - s->start_us) / 1e6 * EVENTS_PER_SEC;
+  guint64 due = MIN((guint64)arrived, s->target);
+  guint per_batch = due > s->n_events ? (guint)(due - s->n_events) : 0;
+  gint64 gap_ns = G_GINT64_CONSTANT(1000000000) / (EVENTS_PER_SEC / 2);
+  while (batch->len < per_batch) {
+    if (s->ts >= s->next_cell_ts)
+      add_cell_events(s, batch);
+    add_call(s, batch, gap_ns);
+  }
+  gint64 t = g_get_monotonic_time();
+  td_store_apply_events(s->store, batch);
+  gint64 took = g_get_monotonic_time() - t;
+  s->apply_us += took;
+  s->max_apply_us = MAX(s->max_apply_us, took);
+  s->n_events += batch->len;
+  s->n_batches++;
+  if (s->n_events >= s->target) {
+    g_main_loop_quit(s->loop);
+    return G_SOURCE_REMOVE;
+  }
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+stall_probe(gpointer data)
+{
+  Session *s = data;
+  gint64 now = g_get_monotonic_time();
+  if (s->last_tick_us && now - s->last_tick_us > s->max_gap_us) {
+    s->max_gap_us = now - s->last_tick_us;
+    s->max_gap_at_us = now - s->start_us;
+  }
+  if (g_getenv("BENCH_DEBUGGER_GAPS") && s->last_tick_us && now - s->last_tick_us > 30000)
+    g_printerr("gap %.1f ms at %.2f s (%" G_GUINT64_FORMAT " events)\n",
+               (now - s->last_tick_us) / 1000.0, (now - s->start_us) / 1e6, s->n_events);
+  s->last_tick_us = now;
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+count_frame(GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  ((Session *)data)->frames++;
+  gtk_widget_queue_draw(widget); /* keep drawing every frame, as a live view does */
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+add_function_events(Session *s)
+{
+  g_autoptr(GPtrArray) batch = g_ptr_array_new_with_free_func((GDestroyNotify)tr_event_unref);
+  for (guint fn = 0; fn < N_FUNCTIONS; fn++) {
+    TrEvent *ev = next_event(s, TR_EVENT_FUNCTION_CREATED);
+    set_fn(ev, fn);
+    g_ptr_array_add(batch, ev);
+  }
+  td_store_apply_events(s->store, batch);
+  s->n_events += batch->len;
+}
+
+static void
+bench_ingest(double seconds)
+{
+  if (!gtk_init_check()) {
+    g_print("ingest: skipped (no display; run under xvfb-run)\n");
+    return;
+  }
+  Session s = {.store = td_store_new(G_MAXUINT), .loop = g_main_loop_new(NULL, FALSE)};
+  s.target = (guint64)(seconds * EVENTS_PER_SEC);
+  GtkWidget *timeline = td_timeline_new();
+  td_timeline_set_store(TD_TIMELINE(timeline), s.store);
+  GtkWidget *window = gtk_window_new();
+  gtk_window_set_default_size(GTK_WINDOW(window), 1200, 800);
+  gtk_window_set_child(GTK_WINDOW(window), timeline);
+  gtk_window_present(GTK_WINDOW(window));
+  while (!gtk_widget_get_mapped(timeline))
+    g_main_context_iteration(NULL, TRUE);
+  gtk_widget_add_tick_callback(timeline, count_frame, &s, NULL);
+  add_function_events(&s);
+
+  s.start_us = g_get_monotonic_time();
+  guint feed = g_timeout_add(BATCH_MS, feed_batch, &s);
+  guint probe = g_timeout_add(TICK_MS, stall_probe, &s);
+  g_main_loop_run(s.loop);
+  double elapsed = (g_get_monotonic_time() - s.start_us) / 1e6;
+  g_source_remove(probe);
+  (void)feed; /* removed itself */
+
+  /* a frame with everything kept, zoomed out: the widget's snapshot, then its rendering */
+  int w = gtk_widget_get_width(timeline), h = gtk_widget_get_height(timeline);
+  gint64 t = g_get_monotonic_time();
+  GtkSnapshot *snapshot = gtk_snapshot_new();
+  GTK_WIDGET_GET_CLASS(timeline)->snapshot(timeline, snapshot); /* what a frame calls */
+  GskRenderNode *node = gtk_snapshot_free_to_node(snapshot);
+  double snapshot_ms = (g_get_monotonic_time() - t) / 1000.0;
+  t = g_get_monotonic_time();
+  if (node) {
+    GskRenderer *renderer = gtk_native_get_renderer(gtk_widget_get_native(timeline));
+    g_autoptr(GdkTexture) texture =
+        gsk_renderer_render_texture(renderer, node, &GRAPHENE_RECT_INIT(0, 0, w, h));
+    gsk_render_node_unref(node);
+  }
+  double render_ms = (g_get_monotonic_time() - t) / 1000.0;
+
+  double rate = s.n_events / elapsed;
+  const TdTlIndex *index = td_timeline_get_index(TD_TIMELINE(timeline));
+  g_print("ingest: %" G_GUINT64_FORMAT " events in %.2f s = %.0f events/s (target %d: %s); "
+          "%" G_GUINT64_FORMAT " calls indexed in %u lanes\n",
+          s.n_events, elapsed, rate, EVENTS_PER_SEC,
+          rate >= EVENTS_PER_SEC * 0.95 ? "met" : "MISSED", td_tl_index_n_calls(index),
+          td_tl_index_n_lanes(index));
+  g_print("ingest: longest main-loop stall %.1f ms at %.2f s (gap between %d ms ticks; target < "
+          "50 ms: %s); "
+          "store+index per %d ms batch: mean %.2f ms, max %.2f ms; %u frames (%.0f/s)\n",
+          s.max_gap_us / 1000.0, s.max_gap_at_us / 1e6, TICK_MS,
+          s.max_gap_us < 50000 ? "met" : "MISSED", BATCH_MS,
+          s.apply_us / 1000.0 / MAX(s.n_batches, 1), s.max_apply_us / 1000.0, s.frames,
+          s.frames / elapsed);
+  g_print("ingest: one frame of the timeline (%dx%d) with %u events kept, zoomed out: "
+          "snapshot %.2f ms, rendering %.2f ms (%s)\n",
+          w, h, tr_state_events(td_store_get_state(s.store))->len, snapshot_ms, render_ms,
+          G_OBJECT_TYPE_NAME(gtk_native_get_renderer(gtk_widget_get_native(timeline))));
+
+  gtk_window_destroy(GTK_WINDOW(window));
+  g_main_loop_unref(s.loop);
+  g_object_unref(s.store);
+}
+
+int
+main(int argc, char **argv)
+{
+  double seconds = argc > 1 ? g_ascii_strtod(argv[1], NULL) : 10.0;
+  bench_layout();
+  bench_ingest(seconds > 0 ? seconds : 10.0);
+  return 0;
+}

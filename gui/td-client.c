@@ -1,0 +1,1363 @@
+/* td-client.c — the debugger's event source: a kernel's debug sockets (attach) or a notebook or
+ * script run in-process (standalone). See td-client.h for the contract and
+ * kernel/kernel-debug.h for the wire protocol.
+ *
+ * Both modes have a worker thread that produces items (a snapshot, events, a status change,
+ * cell output) into an outbox. The outbox hands them to the GMainContext given at creation with
+ * one idle source at a time: items pushed while a source is pending join it, consecutive events
+ * coalesce into one batch, so a burst of 100,000 events costs a handful of callbacks. Freeing
+ * the client cancels the outbox; a source already queued then delivers nothing.
+ *
+ * Attach. The worker owns a SUB (live events) and a DEALER (requests). It follows the ZeroMQ
+ * guide's clone pattern: subscribe, request a snapshot, keep the live events that arrive
+ * meanwhile, then apply those above the snapshot's sequence number. A live event beyond the next
+ * expected number is a gap: the events from there on wait while an events_since request fills
+ * it ("truncated": a new snapshot). Every request is retried each second until answered; a
+ * kernel that answers nothing for 5 s is LOST (retries go on quietly, and the discovery file is
+ * read again in case the kernel came back on other ports). When idle, the worker asks for
+ * events_since its last number once a second: that is its liveness check, and it also catches
+ * events published before its subscription reached the kernel.
+ *
+ * Standalone. The worker runs the cells with its own LangInterp and subscribes to the session's
+ * event bus (graphs carried). An empty snapshot comes first, so that both modes look alike to
+ * the GUI.
+ */
+#include "td-client.h"
+
+#include "lang-compile.h"
+#include "lang-interp.h"
+#include "lang-runtime.h"
+#include "lang-tf.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/types.h>
+#include <unistd.h>
+#include <zmq.h>
+
+G_DEFINE_QUARK(td - client - error - quark, td_client_error)
+
+/* How often the attach worker wakes up to retry and check liveness. */
+#define TICK_MS 100
+/* A request unanswered this long is sent again (with a new id). */
+#define RETRY_US (1 * G_USEC_PER_SEC)
+/* No reply for this long: the kernel is LOST. */
+#define LOST_US (5 * G_USEC_PER_SEC)
+/* With nothing outstanding, ask events_since after this much silence. */
+#define KEEPALIVE_US (1 * G_USEC_PER_SEC)
+/* While LOST, re-read the discovery file this often. */
+#define REDISCOVER_US (2 * G_USEC_PER_SEC)
+/* The most live events held back while a snapshot or gap fill is awaited. */
+#define MAX_WAITING 1000000
+/* The events topic of the kernel's publisher. */
+#define EVENTS_TOPIC "trellis.events"
+
+/* ---- outbox: worker -> GMainContext ------------------------------------------------------ */
+
+typedef enum {
+  ITEM_SNAPSHOT,
+  ITEM_EVENTS,
+  ITEM_STATUS,
+  ITEM_OUTPUT,
+} ItemKind;
+
+typedef struct {
+  ItemKind kind;
+  TrState *state;        /* SNAPSHOT: owned */
+  GPtrArray *events;     /* EVENTS: TrEvent*, owned */
+  TdClientStatus status; /* STATUS */
+  char *message;         /* STATUS: owned, may be NULL */
+  GString *text;         /* OUTPUT: owned */
+  bool is_stderr;        /* OUTPUT: which stream */
+} Item;
+
+typedef struct {
+  gatomicrefcount ref;         /* the client and each pending idle source */
+  GMutex lock;                 /* guards everything below */
+  GQueue items;                /* Item*, in order */
+  bool scheduled;              /* an idle source is attached and has not run yet */
+  atomic_bool cancelled;       /* the client was freed: deliver nothing more */
+  TdClientCallbacks callbacks; /* copied at creation */
+  gpointer data;               /* callbacks' user data */
+  GMainContext *context;       /* where callbacks run (owned ref) */
+} Outbox;
+
+static void
+item_free(Item *item)
+{
+  if (item->state)
+    tr_state_free(item->state);
+  if (item->events)
+    g_ptr_array_unref(item->events);
+  g_free(item->message);
+  if (item->text)
+    g_string_free(item->text, TRUE);
+  g_free(item);
+}
+
+static Outbox *
+outbox_new(const TdClientCallbacks *callbacks, gpointer data, GMainContext *context)
+{
+  Outbox *box = g_new0(Outbox, 1);
+  g_atomic_ref_count_init(&box->ref);
+  g_mutex_init(&box->lock);
+  g_queue_init(&box->items);
+  if (callbacks)
+    box->callbacks = *callbacks;
+  box->data = data;
+  box->context = context ? g_main_context_ref(context) : g_main_context_ref_thread_default();
+  return box;
+}
+
+static Outbox *
+outbox_ref(Outbox *box)
+{
+  g_atomic_ref_count_inc(&box->ref);
+  return box;
+}
+
+static void
+outbox_unref(Outbox *box)
+{
+  if (!g_atomic_ref_count_dec(&box->ref))
+    return;
+  g_queue_clear_full(&box->items, (GDestroyNotify)item_free);
+  g_main_context_unref(box->context);
+  g_mutex_clear(&box->lock);
+  g_free(box);
+}
+
+static void
+deliver(Outbox *box, Item *item)
+{
+  const TdClientCallbacks *cb = &box->callbacks;
+  switch (item->kind) {
+    case ITEM_SNAPSHOT:
+      if (cb->snapshot)
+        cb->snapshot(g_steal_pointer(&item->state), box->data);
+      break;
+    case ITEM_EVENTS:
+      if (cb->events)
+        cb->events(g_steal_pointer(&item->events), box->data);
+      break;
+    case ITEM_STATUS:
+      if (cb->status)
+        cb->status(item->status, item->message, box->data);
+      break;
+    case ITEM_OUTPUT:
+      if (cb->output)
+        cb->output(item->text->str, item->text->len, item->is_stderr, box->data);
+      break;
+  }
+}
+
+static gboolean
+outbox_dispatch(gpointer data)
+{
+  Outbox *box = data;
+  g_mutex_lock(&box->lock);
+  GQueue items = box->items;
+  g_queue_init(&box->items);
+  box->scheduled = false;
+  g_mutex_unlock(&box->lock);
+  Item *item;
+  while ((item = g_queue_pop_head(&items))) {
+    /* A callback may free the client: nothing after that is delivered. */
+    if (!atomic_load(&box->cancelled))
+      deliver(box, item);
+    item_free(item);
+  }
+  return G_SOURCE_REMOVE;
+}
+
+/* Whether `item` can be merged into `tail` (and then is, consuming it). */
+static bool
+coalesce(Item *tail, Item *item)
+{
+  if (!tail || tail->kind != item->kind)
+    return false;
+  if (item->kind == ITEM_EVENTS) {
+    for (guint i = 0; i < item->events->len; i++)
+      g_ptr_array_add(tail->events, tr_event_ref(item->events->pdata[i]));
+    return true;
+  }
+  if (item->kind == ITEM_OUTPUT && tail->is_stderr == item->is_stderr) {
+    g_string_append_len(tail->text, item->text->str, item->text->len);
+    return true;
+  }
+  return false;
+}
+
+/* Queue `item` (taken over) for the main context; thread-safe. */
+static void
+outbox_push(Outbox *box, Item *item)
+{
+  g_mutex_lock(&box->lock);
+  if (atomic_load(&box->cancelled) || coalesce(g_queue_peek_tail(&box->items), item)) {
+    g_mutex_unlock(&box->lock);
+    item_free(item);
+    return;
+  }
+  g_queue_push_tail(&box->items, item);
+  if (!box->scheduled) {
+    box->scheduled = true;
+    GSource *source = g_idle_source_new();
+    g_source_set_priority(source, G_PRIORITY_DEFAULT);
+    g_source_set_callback(source, outbox_dispatch, outbox_ref(box), (GDestroyNotify)outbox_unref);
+    g_source_set_static_name(source, "td-client delivery");
+    g_source_attach(source, box->context);
+    g_source_unref(source);
+  }
+  g_mutex_unlock(&box->lock);
+}
+
+static void
+push_status(Outbox *box, TdClientStatus status, const char *message)
+{
+  Item *item = g_new0(Item, 1);
+  item->kind = ITEM_STATUS;
+  item->status = status;
+  item->message = g_strdup(message);
+  outbox_push(box, item);
+}
+
+static void
+push_snapshot(Outbox *box, TrState *state)
+{
+  Item *item = g_new0(Item, 1);
+  item->kind = ITEM_SNAPSHOT;
+  item->state = state;
+  outbox_push(box, item);
+}
+
+/* Deliver the events of `events` (taken over; may be empty). */
+static void
+push_events(Outbox *box, GPtrArray *events)
+{
+  if (events->len == 0) {
+    g_ptr_array_unref(events);
+    return;
+  }
+  Item *item = g_new0(Item, 1);
+  item->kind = ITEM_EVENTS;
+  item->events = events;
+  outbox_push(box, item);
+}
+
+static void
+push_output(Outbox *box, const char *text, gsize len, bool is_stderr)
+{
+  Item *item = g_new0(Item, 1);
+  item->kind = ITEM_OUTPUT;
+  item->text = g_string_new_len(text, (gssize)len);
+  item->is_stderr = is_stderr;
+  outbox_push(box, item);
+}
+
+static GPtrArray *
+new_event_array(void)
+{
+  return g_ptr_array_new_with_free_func((GDestroyNotify)tr_event_unref);
+}
+
+/* ---- the client ---------------------------------------------------------------------------- */
+
+/* Where to attach: read from the connection file and its discovery file. */
+typedef struct {
+  char *connection_file;  /* as given */
+  char *discovery_file;   /* trellis-debug-*.json beside it */
+  char *key;              /* HMAC key ("" disables signing) */
+  GChecksumType checksum; /* digest of the signature scheme */
+  char *events;           /* PUB endpoint */
+  char *requests;         /* ROUTER endpoint */
+} AttachConfig;
+
+struct _TdClient {
+  Outbox *outbox;     /* shared with the idle sources */
+  GThread *worker;    /* attach or standalone worker */
+  atomic_bool stop;   /* asks the worker to finish */
+  atomic_bool done;   /* the worker returned */
+  int wake_fd;        /* eventfd: wakes the attach worker (stop, eager requests) */
+  GMutex lock;        /* guards eager_request and L */
+  int eager_request;  /* -1: none; 0/1: a set_eager to send or apply */
+  bool attached;      /* attach mode (else standalone) */
+  AttachConfig *conf; /* attach: owned */
+  char *path;         /* standalone: the .py or .ipynb */
+  GPtrArray *cells;   /* standalone: sources to run (char*, owned); one for a script */
+  bool notebook;      /* standalone: cells are a notebook's, results are printed */
+  LangState *L;       /* standalone: the running session's state, or NULL (under lock) */
+};
+
+static void
+attach_config_free(AttachConfig *conf)
+{
+  if (!conf)
+    return;
+  g_free(conf->connection_file);
+  g_free(conf->discovery_file);
+  g_free(conf->key);
+  g_free(conf->events);
+  g_free(conf->requests);
+  g_free(conf);
+}
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(AttachConfig, attach_config_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(json_t, json_decref)
+
+static TdClient *
+client_new(const TdClientCallbacks *callbacks, gpointer data, GMainContext *context)
+{
+  TdClient *client = g_new0(TdClient, 1);
+  client->outbox = outbox_new(callbacks, data, context);
+  client->wake_fd = -1;
+  client->eager_request = -1;
+  g_mutex_init(&client->lock);
+  return client;
+}
+
+static void
+wake(TdClient *client)
+{
+  if (client->wake_fd < 0)
+    return;
+  uint64_t one = 1;
+  ssize_t n = write(client->wake_fd, &one, sizeof one);
+  (void)n; /* a full counter already wakes the worker */
+}
+
+void
+td_client_set_eager(TdClient *client, bool enabled)
+{
+  g_return_if_fail(client != NULL);
+  g_mutex_lock(&client->lock);
+  if (!client->attached && client->L)
+    tr_fn_registry_set_run_eagerly(lang_tf_registry(client->L), enabled);
+  else
+    client->eager_request = enabled ? 1 : 0;
+  g_mutex_unlock(&client->lock);
+  wake(client);
+}
+
+void
+td_client_free(TdClient *client)
+{
+  if (!client)
+    return;
+  atomic_store(&client->outbox->cancelled, true);
+  atomic_store(&client->stop, true);
+  wake(client);
+  /* A standalone run is interrupted; one that starts a cell just after is interrupted again. */
+  while (client->worker && !atomic_load(&client->done)) {
+    g_mutex_lock(&client->lock);
+    if (client->L)
+      lang_state_interrupt(client->L);
+    g_mutex_unlock(&client->lock);
+    g_usleep(10000);
+  }
+  if (client->worker)
+    g_thread_join(client->worker);
+  if (client->wake_fd >= 0)
+    close(client->wake_fd);
+  attach_config_free(client->conf);
+  g_free(client->path);
+  if (client->cells)
+    g_ptr_array_unref(client->cells);
+  g_mutex_clear(&client->lock);
+  outbox_unref(client->outbox);
+  g_free(client);
+}
+
+/* ---- signatures ------------------------------------------------------------------------------ */
+
+static const struct {
+  const char *scheme;
+  GChecksumType type;
+} schemes[] = {
+    {"hmac-sha256", G_CHECKSUM_SHA256}, {"hmac-sha512", G_CHECKSUM_SHA512},
+    {"hmac-sha384", G_CHECKSUM_SHA384}, {"hmac-sha1", G_CHECKSUM_SHA1},
+    {"hmac-md5", G_CHECKSUM_MD5},
+};
+
+/* Hex HMAC of the frames, or "" when signing is off. Transfer full. */
+static char *
+sign_frames(const AttachConfig *conf, const zmq_msg_t *const *frames, guint n)
+{
+  if (!*conf->key)
+    return g_strdup("");
+  GHmac *hmac = g_hmac_new(conf->checksum, (const guchar *)conf->key, strlen(conf->key));
+  for (guint i = 0; i < n; i++)
+    g_hmac_update(hmac, zmq_msg_data((zmq_msg_t *)frames[i]), zmq_msg_size((zmq_msg_t *)frames[i]));
+  char *hex = g_strdup(g_hmac_get_string(hmac));
+  g_hmac_unref(hmac);
+  return hex;
+}
+
+/* Constant-time check of `signature` against the frames. */
+static bool
+verify_frames(const AttachConfig *conf, const zmq_msg_t *signature, const zmq_msg_t *const *frames,
+              guint n)
+{
+  if (!*conf->key)
+    return true;
+  g_autofree char *expected = sign_frames(conf, frames, n);
+  size_t len = zmq_msg_size((zmq_msg_t *)signature);
+  const unsigned char *got = zmq_msg_data((zmq_msg_t *)signature);
+  if (len != strlen(expected))
+    return false;
+  unsigned char diff = 0;
+  for (size_t i = 0; i < len; i++)
+    diff |= got[i] ^ (unsigned char)expected[i];
+  return diff == 0;
+}
+
+/* ---- connection and discovery files ------------------------------------------------------- */
+
+char *
+td_discovery_path(const char *connection_file)
+{
+  g_autofree char *dir = g_path_get_dirname(connection_file);
+  g_autofree char *base = g_path_get_basename(connection_file);
+  const char *stem = base;
+  if (g_str_has_prefix(stem, "kernel-"))
+    stem += strlen("kernel-");
+  g_autofree char *name = g_str_has_suffix(stem, ".json")
+                              ? g_strdup_printf("trellis-debug-%s", stem)
+                              : g_strdup_printf("trellis-debug-%s.json", stem);
+  return g_build_filename(dir, name, NULL);
+}
+
+static json_t *
+load_object(const char *path, const char *what, GError **error)
+{
+  json_error_t jerr;
+  json_t *json = json_load_file(path, 0, &jerr);
+  if (!json) {
+    g_set_error(error, TD_CLIENT_ERROR, TD_CLIENT_ERROR_FILE, "cannot read %s %s: %s", what, path,
+                jerr.text);
+    return NULL;
+  }
+  if (!json_is_object(json)) {
+    json_decref(json);
+    g_set_error(error, TD_CLIENT_ERROR, TD_CLIENT_ERROR_FILE, "%s %s is not a JSON object", what,
+                path);
+    return NULL;
+  }
+  return json;
+}
+
+static const char *
+string_member(json_t *obj, const char *key)
+{
+  return json_string_value(json_object_get(obj, key));
+}
+
+/* The endpoints of a discovery file. */
+static gboolean
+read_discovery(AttachConfig *conf, GError **error)
+{
+  g_autoptr(json_t) disc = load_object(conf->discovery_file, "discovery file", error);
+  if (!disc)
+    return FALSE;
+  const char *events = string_member(disc, "events");
+  const char *requests = string_member(disc, "requests");
+  if (!events || !requests) {
+    g_set_error(error, TD_CLIENT_ERROR, TD_CLIENT_ERROR_FILE,
+                "discovery file %s names no events or requests endpoint", conf->discovery_file);
+    return FALSE;
+  }
+  g_free(conf->events);
+  g_free(conf->requests);
+  conf->events = g_strdup(events);
+  conf->requests = g_strdup(requests);
+  return TRUE;
+}
+
+static AttachConfig *
+attach_config_load(const char *connection_file, GError **error)
+{
+  g_autoptr(json_t) conn = load_object(connection_file, "connection file", error);
+  if (!conn)
+    return NULL;
+  g_autoptr(AttachConfig) conf = g_new0(AttachConfig, 1);
+  conf->connection_file = g_strdup(connection_file);
+  conf->discovery_file = td_discovery_path(connection_file);
+  const char *key = string_member(conn, "key");
+  const char *scheme = string_member(conn, "signature_scheme");
+  conf->key = g_strdup(key ? key : "");
+  if (!scheme)
+    scheme = "hmac-sha256";
+  bool known = false;
+  for (size_t i = 0; i < G_N_ELEMENTS(schemes); i++)
+    if (strcmp(scheme, schemes[i].scheme) == 0) {
+      conf->checksum = schemes[i].type;
+      known = true;
+    }
+  if (!known) {
+    g_set_error(error, TD_CLIENT_ERROR, TD_CLIENT_ERROR_FILE, "unsupported signature scheme '%s'",
+                scheme);
+    return NULL;
+  }
+  if (!read_discovery(conf, error))
+    return NULL;
+  return g_steal_pointer(&conf);
+}
+
+/* ---- attach: the worker ------------------------------------------------------------------ */
+
+/* A live event waiting for the snapshot or a gap fill. */
+typedef struct {
+  const char *session; /* interned */
+  TrEvent *ev;         /* owned */
+} Pending;
+
+/* A request sent and not answered yet. */
+typedef struct {
+  char *type;     /* request type */
+  json_t *body;   /* the body without "id" (re-sent with a new id on retry), owned */
+  gint64 sent;    /* when this id was sent */
+  gint64 first;   /* when the first try was sent */
+  bool essential; /* retried forever (snapshot, events_since); others give up when LOST */
+} Request;
+
+typedef struct {
+  TdClient *client;
+  AttachConfig *conf;  /* borrowed from the client */
+  void *zctx;          /* ZeroMQ context */
+  void *sub;           /* SUB on the events endpoint */
+  void *dealer;        /* DEALER on the requests endpoint */
+  char *prefix;        /* unique prefix of this client's request ids */
+  guint counter;       /* numbers the requests */
+  GHashTable *pending; /* id -> Request*: sent, unanswered */
+  const char *session; /* the kernel session of the state we follow (interned), or NULL */
+  bool synced;         /* a snapshot was delivered and the stream since is complete */
+  guint64 last_seq;    /* the last event delivered (or the snapshot's seq) */
+  char *snapshot_id;   /* outstanding snapshot request */
+  char *since_id;      /* outstanding events_since request */
+  GArray *waiting;     /* Pending: live events held back, in arrival order */
+  GPtrArray *batch;    /* TrEvent* to deliver at the end of this round */
+  gint64 last_heard;   /* when the kernel last sent anything valid */
+  gint64 last_lookup;  /* when the discovery file was last read while LOST */
+  TdClientStatus status;
+} Worker;
+
+static void
+request_free(Request *req)
+{
+  g_free(req->type);
+  json_decref(req->body);
+  g_free(req);
+}
+
+static void
+pending_clear(gpointer p)
+{
+  tr_event_unref(((Pending *)p)->ev);
+}
+
+static void
+set_status(Worker *w, TdClientStatus status, const char *message)
+{
+  if (w->status == status)
+    return;
+  w->status = status;
+  push_status(w->client->outbox, status, message);
+}
+
+static void
+flush_batch(Worker *w)
+{
+  if (w->batch->len == 0)
+    return;
+  push_events(w->client->outbox, g_steal_pointer(&w->batch));
+  w->batch = new_event_array();
+}
+
+/* Sign and send one request body (the "id" is added). Returns the id (transfer full); `*sent`
+ * is false when the socket had no connection yet (the next tick sends it again). */
+static char *
+send_body(Worker *w, json_t *body, bool *sent)
+{
+  char *id = g_strdup_printf("%s-%u", w->prefix, ++w->counter);
+  g_autoptr(json_t) full = json_deep_copy(body);
+  json_object_set_new(full, "id", json_string(id));
+  g_autofree char *text = json_dumps(full, JSON_COMPACT);
+  zmq_msg_t body_msg;
+  zmq_msg_init_data(&body_msg, text, strlen(text), NULL, NULL);
+  const zmq_msg_t *parts[] = {&body_msg};
+  g_autofree char *sig = sign_frames(w->conf, parts, 1);
+  zmq_msg_close(&body_msg);
+  *sent = zmq_send(w->dealer, sig, strlen(sig), ZMQ_SNDMORE | ZMQ_DONTWAIT) >= 0 &&
+          zmq_send(w->dealer, text, strlen(text), ZMQ_DONTWAIT) >= 0;
+  return id;
+}
+
+/* When a request was last sent: now, or long ago when it could not go out (retry next tick). */
+static gint64
+sent_time(bool sent, gint64 now)
+{
+  return sent ? now : now - RETRY_US;
+}
+
+/* Send a request of `type` with the members of `extra` (stolen, may be NULL). Returns its id
+ * (borrowed from the pending table). */
+static const char *
+request(Worker *w, const char *type, json_t *extra, bool essential)
+{
+  json_t *body = extra ? extra : json_object();
+  json_object_set_new(body, "type", json_string(type));
+  Request *req = g_new0(Request, 1);
+  req->type = g_strdup(type);
+  req->body = body;
+  req->first = g_get_monotonic_time();
+  req->essential = essential;
+  bool sent;
+  char *id = send_body(w, body, &sent);
+  req->sent = sent_time(sent, req->first);
+  g_hash_table_insert(w->pending, id, req);
+  return id;
+}
+
+static void
+forget_request(Worker *w, char **id)
+{
+  if (*id)
+    g_hash_table_remove(w->pending, *id);
+  g_clear_pointer(id, g_free);
+}
+
+static void
+request_snapshot(Worker *w)
+{
+  if (w->snapshot_id)
+    return;
+  forget_request(w, &w->since_id);
+  w->synced = false;
+  w->snapshot_id = g_strdup(request(w, "snapshot", NULL, true));
+}
+
+static void
+request_since(Worker *w)
+{
+  if (w->since_id || w->snapshot_id)
+    return;
+  w->since_id = g_strdup(
+      request(w, "events_since", json_pack("{s:I}", "seq", (json_int_t)w->last_seq), true));
+}
+
+static void
+hold_back(Worker *w, const char *session, TrEvent *ev)
+{
+  /* A kernel that publishes but does not answer must not grow this without bound: what is
+   * dropped here is fetched again with events_since or comes with the next snapshot. */
+  if (w->waiting->len >= MAX_WAITING)
+    g_array_set_size(w->waiting, 0);
+  Pending p = {session, ev};
+  g_array_append_val(w->waiting, p);
+}
+
+/* One event of `session` (taken over), in the order received. */
+static void
+feed(Worker *w, const char *session, TrEvent *ev)
+{
+  if (!w->synced || w->since_id) {
+    hold_back(w, session, ev);
+    return;
+  }
+  if (session != w->session) {
+    hold_back(w, session, ev);
+    request_snapshot(w); /* the kernel restarted */
+    return;
+  }
+  if (ev->seq <= w->last_seq) {
+    tr_event_unref(ev);
+    return;
+  }
+  if (ev->seq == w->last_seq + 1) {
+    w->last_seq = ev->seq;
+    g_ptr_array_add(w->batch, ev);
+    return;
+  }
+  hold_back(w, session, ev);
+  request_since(w);
+}
+
+static gint
+pending_compare(gconstpointer a, gconstpointer b)
+{
+  guint64 x = ((const Pending *)a)->ev->seq, y = ((const Pending *)b)->ev->seq;
+  return x < y ? -1 : x > y;
+}
+
+/* After a snapshot or a gap fill: the held-back events of the current session, in order. */
+static void
+drain_waiting(Worker *w)
+{
+  GArray *held = w->waiting;
+  w->waiting = g_array_new(FALSE, FALSE, sizeof(Pending));
+  g_array_set_clear_func(w->waiting, pending_clear);
+  g_array_sort(held, pending_compare);
+  for (guint i = 0; i < held->len; i++) {
+    Pending *p = &g_array_index(held, Pending, i);
+    if (p->session == w->session)
+      feed(w, p->session, g_steal_pointer(&p->ev));
+    else
+      g_clear_pointer(&p->ev, tr_event_unref); /* an earlier kernel process's */
+  }
+  g_array_set_clear_func(held, NULL);
+  g_array_unref(held);
+}
+
+/* TrEvent* of a JSON array; malformed events are dropped with a warning. Transfer full. */
+static GPtrArray *
+parse_events(json_t *array)
+{
+  GPtrArray *events = new_event_array();
+  size_t i;
+  json_t *obj;
+  json_array_foreach(array, i, obj)
+  {
+    g_autoptr(GError) error = NULL;
+    TrEvent *ev = tr_event_from_json(obj, &error);
+    if (ev)
+      g_ptr_array_add(events, ev);
+    else
+      g_warning("td-client: dropped a malformed event: %s", error->message);
+  }
+  return events;
+}
+
+/* Received frames of one message (at most `max`; the rest are discarded). */
+static guint
+recv_frames(void *socket, zmq_msg_t *frames, guint max, bool *too_many)
+{
+  guint n = 0;
+  *too_many = false;
+  for (;;) {
+    zmq_msg_t part;
+    zmq_msg_init(&part);
+    if (zmq_msg_recv(&part, socket, n == 0 ? ZMQ_DONTWAIT : 0) < 0) {
+      zmq_msg_close(&part);
+      return n;
+    }
+    bool more = zmq_msg_more(&part);
+    if (n < max)
+      frames[n++] = part;
+    else {
+      *too_many = true;
+      zmq_msg_close(&part);
+    }
+    if (!more)
+      return n;
+  }
+}
+
+static void
+close_frames(zmq_msg_t *frames, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    zmq_msg_close(&frames[i]);
+}
+
+/* The JSON object of a frame, or NULL. Transfer full. */
+static json_t *
+frame_object(zmq_msg_t *frame)
+{
+  json_t *json = json_loadb(zmq_msg_data(frame), zmq_msg_size(frame), 0, NULL);
+  if (json && !json_is_object(json))
+    g_clear_pointer(&json, json_decref);
+  return json;
+}
+
+/* One live message: [topic, signature over (topic, body), body]. */
+static void
+handle_live(Worker *w, zmq_msg_t *frames, guint n)
+{
+  if (n != 3) {
+    g_warning("td-client: dropped an event message of %u frames", n);
+    return;
+  }
+  const zmq_msg_t *signed_parts[] = {&frames[0], &frames[2]};
+  if (!verify_frames(w->conf, &frames[1], signed_parts, 2)) {
+    g_warning("td-client: dropped an event message with a bad signature");
+    return;
+  }
+  g_autoptr(json_t) body = frame_object(&frames[2]);
+  const char *session = body ? string_member(body, "session") : NULL;
+  json_t *array = body ? json_object_get(body, "events") : NULL;
+  if (!session || !json_is_array(array)) {
+    g_warning("td-client: dropped a malformed event message");
+    return;
+  }
+  w->last_heard = g_get_monotonic_time();
+  const char *interned = g_intern_string(session);
+  g_autoptr(GPtrArray) events = parse_events(array);
+  for (guint i = 0; i < events->len; i++)
+    feed(w, interned, tr_event_ref(events->pdata[i]));
+}
+
+static void
+on_snapshot(Worker *w, json_t *reply, const char *session)
+{
+  forget_request(w, &w->snapshot_id);
+  g_autoptr(GError) error = NULL;
+  json_t *snap = json_object_get(reply, "snapshot");
+  TrState *state = snap ? tr_state_from_json(snap, TD_CLIENT_KEEP_EVENTS, &error) : NULL;
+  if (!state) {
+    g_warning("td-client: unusable snapshot: %s", error ? error->message : "none in the reply");
+    return; /* the keepalive asks again */
+  }
+  json_t *seq = json_object_get(snap, "seq");
+  w->last_seq = json_is_integer(seq) ? (guint64)json_integer_value(seq) : tr_state_last_seq(state);
+  w->session = session;
+  w->synced = true;
+  flush_batch(w);
+  push_snapshot(w->client->outbox, state);
+  set_status(w, TD_CLIENT_LIVE, NULL);
+  drain_waiting(w);
+}
+
+static void
+on_events_since(Worker *w, json_t *reply, const char *session)
+{
+  forget_request(w, &w->since_id);
+  const char *status = string_member(reply, "status");
+  if (g_strcmp0(status, "ok") != 0) {
+    if (g_strcmp0(string_member(reply, "error"), "truncated") == 0)
+      request_snapshot(w);
+    else
+      request_since(w);
+    return;
+  }
+  if (session != w->session) {
+    request_snapshot(w);
+    return;
+  }
+  g_autoptr(GPtrArray) events = parse_events(json_object_get(reply, "events"));
+  for (guint i = 0; i < events->len; i++)
+    feed(w, session, tr_event_ref(events->pdata[i]));
+  drain_waiting(w);
+}
+
+/* One reply: [signature over (body), body]. */
+static void
+handle_reply(Worker *w, zmq_msg_t *frames, guint n)
+{
+  if (n != 2) {
+    g_warning("td-client: dropped a reply of %u frames", n);
+    return;
+  }
+  const zmq_msg_t *signed_parts[] = {&frames[1]};
+  if (!verify_frames(w->conf, &frames[0], signed_parts, 1)) {
+    g_warning("td-client: dropped a reply with a bad signature");
+    return;
+  }
+  g_autoptr(json_t) body = frame_object(&frames[1]);
+  const char *id = body ? string_member(body, "id") : NULL;
+  const char *session = body ? string_member(body, "session") : NULL;
+  if (!id || !session) {
+    g_warning("td-client: dropped a malformed reply");
+    return;
+  }
+  w->last_heard = g_get_monotonic_time();
+  Request *req = g_hash_table_lookup(w->pending, id);
+  if (!req)
+    return; /* the answer to a try that was retried since */
+  const char *interned = g_intern_string(session);
+  if (w->status == TD_CLIENT_LOST && w->synced)
+    set_status(w, TD_CLIENT_LIVE, NULL);
+  if (g_strcmp0(string_member(body, "status"), "ok") != 0 &&
+      g_strcmp0(string_member(body, "error"), "truncated") != 0)
+    g_warning("td-client: the kernel refused a %s request: %s", req->type,
+              string_member(body, "error"));
+  if (w->snapshot_id && strcmp(id, w->snapshot_id) == 0)
+    on_snapshot(w, body, interned);
+  else if (w->since_id && strcmp(id, w->since_id) == 0)
+    on_events_since(w, body, interned);
+  else {
+    g_hash_table_remove(w->pending, id);
+    if (w->synced && interned != w->session)
+      request_snapshot(w);
+  }
+}
+
+/* Retry what is unanswered; declare the kernel lost; keep the stream checked. */
+static void
+tick(Worker *w)
+{
+  gint64 now = g_get_monotonic_time();
+  bool overdue = false;
+  g_autoptr(GPtrArray) retry = g_ptr_array_new_with_free_func(g_free);
+  GHashTableIter it;
+  gpointer key, value;
+  g_hash_table_iter_init(&it, w->pending);
+  while (g_hash_table_iter_next(&it, &key, &value)) {
+    Request *req = value;
+    overdue |= now - req->first > LOST_US;
+    if (now - req->sent >= RETRY_US)
+      g_ptr_array_add(retry, g_strdup(key));
+  }
+  for (guint i = 0; i < retry->len; i++) {
+    char *old = retry->pdata[i];
+    Request *req = NULL;
+    g_autofree char *stolen_key = NULL;
+    g_hash_table_steal_extended(w->pending, old, (gpointer *)&stolen_key, (gpointer *)&req);
+    if (!req->essential && now - req->first > LOST_US) {
+      request_free(req);
+      continue;
+    }
+    bool sent;
+    char *id = send_body(w, req->body, &sent);
+    req->sent = sent_time(sent, now);
+    g_hash_table_insert(w->pending, id, req);
+    char **slot = w->snapshot_id && !strcmp(old, w->snapshot_id) ? &w->snapshot_id
+                  : w->since_id && !strcmp(old, w->since_id)     ? &w->since_id
+                                                                 : NULL;
+    if (slot) {
+      g_free(*slot);
+      *slot = g_strdup(id);
+    }
+  }
+  if (overdue && now - w->last_heard > LOST_US)
+    set_status(w, TD_CLIENT_LOST, "the kernel does not answer");
+  if (g_hash_table_size(w->pending) == 0 && now - w->last_heard > KEEPALIVE_US) {
+    if (w->synced)
+      request_since(w);
+    else
+      request_snapshot(w);
+  }
+}
+
+static void
+close_sockets(Worker *w)
+{
+  g_clear_pointer(&w->sub, zmq_close);
+  g_clear_pointer(&w->dealer, zmq_close);
+}
+
+/* Connect to the endpoints of the discovery file; NULL, or why not (transfer full). */
+static char *
+open_sockets(Worker *w)
+{
+  int zero = 0, one = 1;
+  w->sub = zmq_socket(w->zctx, ZMQ_SUB);
+  w->dealer = zmq_socket(w->zctx, ZMQ_DEALER);
+  zmq_setsockopt(w->sub, ZMQ_LINGER, &zero, sizeof zero);
+  zmq_setsockopt(w->dealer, ZMQ_LINGER, &zero, sizeof zero);
+  zmq_setsockopt(w->dealer, ZMQ_IMMEDIATE, &one, sizeof one);
+  int hwm = 0; /* never drop live events on our side */
+  zmq_setsockopt(w->sub, ZMQ_RCVHWM, &hwm, sizeof hwm);
+  zmq_setsockopt(w->sub, ZMQ_SUBSCRIBE, EVENTS_TOPIC, strlen(EVENTS_TOPIC));
+  if (zmq_connect(w->sub, w->conf->events) < 0 || zmq_connect(w->dealer, w->conf->requests) < 0) {
+    char *message = g_strdup_printf("cannot connect to %s / %s: %s", w->conf->events,
+                                    w->conf->requests, zmq_strerror(errno));
+    close_sockets(w);
+    return message;
+  }
+  return NULL;
+}
+
+/* LOST: the kernel may have come back elsewhere (a new discovery file): follow it. */
+static void
+rediscover(Worker *w)
+{
+  gint64 now = g_get_monotonic_time();
+  if (w->status != TD_CLIENT_LOST || now - w->last_lookup < REDISCOVER_US)
+    return;
+  w->last_lookup = now;
+  g_autofree char *events = g_strdup(w->conf->events);
+  g_autofree char *requests = g_strdup(w->conf->requests);
+  if (!read_discovery(w->conf, NULL) ||
+      (!strcmp(events, w->conf->events) && !strcmp(requests, w->conf->requests)))
+    return;
+  close_sockets(w);
+  g_hash_table_remove_all(w->pending);
+  g_clear_pointer(&w->snapshot_id, g_free);
+  g_clear_pointer(&w->since_id, g_free);
+  g_array_set_size(w->waiting, 0);
+  w->synced = false;
+  g_autofree char *failure = open_sockets(w);
+  if (!failure)
+    request_snapshot(w);
+}
+
+static void
+send_eager_request(Worker *w)
+{
+  TdClient *client = w->client;
+  g_mutex_lock(&client->lock);
+  int eager = client->eager_request;
+  client->eager_request = -1;
+  g_mutex_unlock(&client->lock);
+  if (eager >= 0)
+    request(w, "set_eager", json_pack("{s:b}", "enabled", eager), false);
+}
+
+static void
+drain_socket(Worker *w, void *socket, void (*handle)(Worker *, zmq_msg_t *, guint))
+{
+  zmq_msg_t frames[4];
+  for (int budget = 1000; budget > 0; budget--) {
+    bool too_many;
+    guint n = recv_frames(socket, frames, G_N_ELEMENTS(frames), &too_many);
+    if (n == 0)
+      return;
+    if (too_many)
+      g_warning("td-client: dropped a message with too many frames");
+    else
+      handle(w, frames, n);
+    close_frames(frames, n);
+  }
+}
+
+static void
+worker_free(Worker *w)
+{
+  close_sockets(w);
+  zmq_ctx_term(w->zctx);
+  g_hash_table_unref(w->pending);
+  g_free(w->snapshot_id);
+  g_free(w->since_id);
+  g_free(w->prefix);
+  g_array_unref(w->waiting);
+  g_ptr_array_unref(w->batch);
+}
+
+static gpointer
+attach_main(gpointer data)
+{
+  TdClient *client = data;
+  Worker w = {.client = client, .conf = client->conf, .status = TD_CLIENT_CONNECTING};
+  w.zctx = zmq_ctx_new();
+  w.prefix = g_uuid_string_random();
+  w.pending = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, (GDestroyNotify)request_free);
+  w.waiting = g_array_new(FALSE, FALSE, sizeof(Pending));
+  g_array_set_clear_func(w.waiting, pending_clear);
+  w.batch = new_event_array();
+  w.last_heard = g_get_monotonic_time();
+  push_status(client->outbox, TD_CLIENT_CONNECTING, NULL);
+  g_autofree char *failure = open_sockets(&w);
+  if (failure)
+    set_status(&w, TD_CLIENT_FAILED, failure);
+  else
+    request_snapshot(&w);
+  while (!failure && !atomic_load(&client->stop)) {
+    zmq_pollitem_t items[] = {
+        {w.sub, 0, ZMQ_POLLIN, 0},
+        {w.dealer, 0, ZMQ_POLLIN, 0},
+        {NULL, client->wake_fd, ZMQ_POLLIN, 0},
+    };
+    bool connected = w.sub && w.dealer;
+    zmq_pollitem_t *first = connected ? items : &items[2];
+    if (zmq_poll(first, connected ? 3 : 1, TICK_MS) < 0 && errno != EINTR)
+      break;
+    if (items[2].revents & ZMQ_POLLIN) {
+      uint64_t count;
+      ssize_t n = read(client->wake_fd, &count, sizeof count);
+      (void)n;
+    }
+    if (connected) {
+      send_eager_request(&w);
+      drain_socket(&w, w.sub, handle_live);
+      drain_socket(&w, w.dealer, handle_reply);
+      tick(&w);
+    }
+    flush_batch(&w);
+    rediscover(&w);
+  }
+  worker_free(&w);
+  atomic_store(&client->done, true);
+  return NULL;
+}
+
+TdClient *
+td_client_new_attach(const char *connection_file, const TdClientCallbacks *callbacks, gpointer data,
+                     GMainContext *context, GError **error)
+{
+  g_return_val_if_fail(connection_file != NULL, NULL);
+  g_autoptr(AttachConfig) conf = attach_config_load(connection_file, error);
+  if (!conf)
+    return NULL;
+  int fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (fd < 0) {
+    g_set_error(error, TD_CLIENT_ERROR, TD_CLIENT_ERROR_FILE, "eventfd: %s", g_strerror(errno));
+    return NULL;
+  }
+  TdClient *client = client_new(callbacks, data, context);
+  client->attached = true;
+  client->wake_fd = fd;
+  client->conf = g_steal_pointer(&conf);
+  client->worker = g_thread_new("td-attach", attach_main, client);
+  return client;
+}
+
+/* ---- standalone: the worker --------------------------------------------------------------- */
+
+static void
+local_stdout(void *data, const char *utf8, size_t len)
+{
+  TdClient *client = data;
+  if (len > 0)
+    push_output(client->outbox, utf8, len, false);
+}
+
+static void
+local_stderr(void *data, const char *utf8, size_t len)
+{
+  TdClient *client = data;
+  if (len > 0)
+    push_output(client->outbox, utf8, len, true);
+}
+
+/* On the emitting thread (the worker, or the GUI's for set_eager). */
+static void
+local_event(const TrEvent *ev, gpointer data)
+{
+  TdClient *client = data;
+  GPtrArray *events = new_event_array();
+  g_ptr_array_add(events, tr_event_ref((TrEvent *)ev));
+  push_events(client->outbox, events);
+}
+
+/* Print the pending exception's traceback to stderr; returns its last line. Transfer full. */
+static char *
+report_exception(LangState *L)
+{
+  LangValue exc = lang_exc_fetch(L);
+  g_autoptr(GString) full = g_string_new(NULL);
+  g_autoptr(GString) last = g_string_new(NULL);
+  lang_exc_format(L, exc, full);
+  lang_exc_clear(L);
+  lang_exc_format_only(L, exc, last);
+  lang_exc_clear(L);
+  lang_decref(exc);
+  lang_write_err(L, full->str, full->len);
+  g_strchomp(last->str);
+  return g_strdup(last->str);
+}
+
+/* A notebook cell's trailing expression, printed as its Out. */
+static void
+print_result(LangState *L, LangValue result)
+{
+  if (lang_is_unset(result) || result.tag == LANG_TAG_NONE)
+    return;
+  LangValue text = lang_repr(L, result);
+  if (lang_is_exc(text)) {
+    lang_exc_clear(L);
+    return;
+  }
+  lang_write_out(L, lang_str_data(text.o), (size_t)lang_str_size(text.o));
+  lang_write_out(L, "\n", 1);
+  lang_decref(text);
+}
+
+/* Run the cells; NULL when all ran, else the error (transfer full). */
+static char *
+run_cells(TdClient *client, LangInterp *interp)
+{
+  LangState *L = lang_interp_state(interp);
+  for (guint i = 0; i < client->cells->len && !atomic_load(&client->stop); i++) {
+    const char *source = client->cells->pdata[i];
+    g_autofree char *name =
+        client->notebook ? g_strdup_printf("<cell %u>", i + 1) : g_strdup(client->path);
+    LangValue result = LANG_UNSET;
+    lang_interp_cell_begin(interp, i + 1, source, -1);
+    bool ok = lang_interp_run(interp, source, -1, name, client->notebook ? LANG_COMPILE_RESULT : 0,
+                              client->notebook ? &result : NULL);
+    if (ok)
+      print_result(L, result);
+    lang_decref(result);
+    lang_interp_cell_end(interp, ok);
+    if (!ok)
+      return report_exception(L);
+  }
+  return atomic_load(&client->stop) ? g_strdup("stopped") : NULL;
+}
+
+static gpointer
+local_main(gpointer data)
+{
+  TdClient *client = data;
+  const char *argv[] = {client->path, NULL};
+  LangInterp *interp = lang_interp_new(argv);
+  LangState *L = lang_interp_state(interp);
+  lang_state_set_stdout(L, local_stdout, client);
+  lang_state_set_stderr(L, local_stderr, client);
+  TrEventBus *bus = lang_tf_event_bus(L);
+  tr_event_bus_set_carry_graphs(bus, true);
+  push_snapshot(client->outbox, tr_state_new(TD_CLIENT_KEEP_EVENTS));
+  tr_event_bus_subscribe(bus, local_event, client, NULL, true);
+  push_status(client->outbox, TD_CLIENT_RUNNING, NULL);
+
+  g_mutex_lock(&client->lock);
+  client->L = L;
+  if (client->eager_request >= 0)
+    tr_fn_registry_set_run_eagerly(lang_tf_registry(L), client->eager_request);
+  client->eager_request = -1;
+  g_mutex_unlock(&client->lock);
+
+  g_autofree char *error = run_cells(client, interp);
+
+  g_mutex_lock(&client->lock);
+  client->L = NULL;
+  g_mutex_unlock(&client->lock);
+  lang_interp_free(interp);
+  push_status(client->outbox, TD_CLIENT_FINISHED, error ? error : "ok");
+  atomic_store(&client->done, true);
+  return NULL;
+}
+
+/* A notebook cell's source: a string or a list of lines. Transfer full. */
+static char *
+notebook_cell_source(json_t *cell)
+{
+  json_t *src = json_object_get(cell, "source");
+  if (json_is_string(src))
+    return g_strdup(json_string_value(src));
+  GString *text = g_string_new(NULL);
+  size_t i;
+  json_t *line;
+  json_array_foreach(src, i, line)
+  {
+    if (json_is_string(line))
+      g_string_append(text, json_string_value(line));
+  }
+  return g_string_free(text, FALSE);
+}
+
+/* The code cells of a notebook (char*, transfer full), or NULL with `error`. */
+static GPtrArray *
+notebook_cells(const char *path, GError **error)
+{
+  g_autoptr(json_t) nb = load_object(path, "notebook", error);
+  if (!nb)
+    return NULL;
+  json_t *cells = json_object_get(nb, "cells");
+  if (!json_is_array(cells)) {
+    g_set_error(error, TD_CLIENT_ERROR, TD_CLIENT_ERROR_FILE, "notebook %s has no cells", path);
+    return NULL;
+  }
+  GPtrArray *sources = g_ptr_array_new_with_free_func(g_free);
+  size_t i;
+  json_t *cell;
+  json_array_foreach(cells, i, cell)
+  {
+    if (g_strcmp0(string_member(cell, "cell_type"), "code") == 0)
+      g_ptr_array_add(sources, notebook_cell_source(cell));
+  }
+  return sources;
+}
+
+TdClient *
+td_client_new_local(const char *path, const TdClientCallbacks *callbacks, gpointer data,
+                    GMainContext *context, GError **error)
+{
+  g_return_val_if_fail(path != NULL, NULL);
+  bool notebook = g_str_has_suffix(path, ".ipynb");
+  g_autoptr(GPtrArray) cells = NULL;
+  g_autofree char *absolute = g_canonicalize_filename(path, NULL);
+  if (notebook) {
+    if (!(cells = notebook_cells(path, error)))
+      return NULL;
+  } else {
+    char *text = NULL;
+    if (!g_file_get_contents(path, &text, NULL, error))
+      return NULL;
+    cells = g_ptr_array_new_with_free_func(g_free);
+    g_ptr_array_add(cells, text);
+  }
+  TdClient *client = client_new(callbacks, data, context);
+  client->path = g_steal_pointer(&absolute);
+  client->cells = g_steal_pointer(&cells);
+  client->notebook = notebook;
+  client->worker = g_thread_new("td-local", local_main, client);
+  return client;
+}
+
+/* ---- running kernels -------------------------------------------------------------------- */
+
+void
+td_kernel_info_free(TdKernelInfo *info)
+{
+  if (!info)
+    return;
+  g_free(info->connection_file);
+  g_free(info->discovery_file);
+  g_free(info->started);
+  g_free(info);
+}
+
+/* Jupyter's runtime directory, as jupyter_core computes it. Transfer full. */
+static char *
+default_runtime_dir(void)
+{
+  const char *env = g_getenv("JUPYTER_RUNTIME_DIR");
+  if (env && *env)
+    return g_strdup(env);
+  env = g_getenv("XDG_RUNTIME_DIR");
+  if (env && *env)
+    return g_build_filename(env, "jupyter", NULL);
+  env = g_getenv("JUPYTER_DATA_DIR");
+  if (env && *env)
+    return g_build_filename(env, "runtime", NULL);
+  return g_build_filename(g_get_user_data_dir(), "jupyter", "runtime", NULL);
+}
+
+static bool
+process_alive(gint64 pid)
+{
+  if (pid <= 0 || pid > G_MAXINT)
+    return false;
+  return kill((pid_t)pid, 0) == 0 || errno == EPERM;
+}
+
+/* A discovery file's entry, or NULL when it is unreadable or its process is gone. */
+static TdKernelInfo *
+kernel_info_load(const char *path)
+{
+  g_autoptr(json_t) disc = load_object(path, "discovery file", NULL);
+  if (!disc)
+    return NULL;
+  json_t *pid = json_object_get(disc, "pid");
+  const char *conn = string_member(disc, "connection_file");
+  if (!json_is_integer(pid) || !conn || !process_alive(json_integer_value(pid)))
+    return NULL;
+  TdKernelInfo *info = g_new0(TdKernelInfo, 1);
+  info->connection_file = g_strdup(conn);
+  info->discovery_file = g_strdup(path);
+  info->pid = json_integer_value(pid);
+  const char *started = string_member(disc, "started");
+  info->started = g_strdup(started ? started : "");
+  return info;
+}
+
+static gint
+newest_first(gconstpointer a, gconstpointer b)
+{
+  const TdKernelInfo *x = *(TdKernelInfo *const *)a, *y = *(TdKernelInfo *const *)b;
+  int order = strcmp(y->started, x->started);
+  return order ? order : (y->pid > x->pid) - (y->pid < x->pid);
+}
+
+GPtrArray *
+td_kernel_list(const char *runtime_dir)
+{
+  g_autofree char *dir_path = runtime_dir ? g_strdup(runtime_dir) : default_runtime_dir();
+  GPtrArray *kernels = g_ptr_array_new_with_free_func((GDestroyNotify)td_kernel_info_free);
+  g_autoptr(GDir) dir = g_dir_open(dir_path, 0, NULL);
+  if (!dir)
+    return kernels;
+  const char *name;
+  while ((name = g_dir_read_name(dir))) {
+    if (!g_str_has_prefix(name, "trellis-debug-") || !g_str_has_suffix(name, ".json"))
+      continue;
+    g_autofree char *path = g_build_filename(dir_path, name, NULL);
+    TdKernelInfo *info = kernel_info_load(path);
+    if (info)
+      g_ptr_array_add(kernels, info);
+  }
+  g_ptr_array_sort(kernels, newest_first);
+  return kernels;
+}

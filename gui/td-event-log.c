@@ -1,0 +1,300 @@
+/* td-event-log.c — the event log (see td-event-log.h).
+ *
+ * The store's events model goes through a GtkFilterListModel with a TdEventFilter; the model
+ * filters incrementally, so a million kept events never block the main loop. Columns are
+ * listed once (`columns`), each a function from an event to its cell's text. */
+#include "td-event-log.h"
+
+#include "td-event-filter.h"
+#include "td-format.h"
+
+typedef char *(*EventCellFunc)(const TrEvent *ev);
+
+/* One column of the log. */
+typedef struct {
+  const char *title;  /* header text */
+  EventCellFunc text; /* the cell's text */
+  gboolean numeric;   /* right-aligned, tabular digits */
+  gboolean expand;    /* takes the spare width */
+} TdLogColumn;
+
+struct _TdEventLog {
+  GtkWidget parent_instance;
+  GtkWidget *box;               /* toolbar above the table */
+  GtkDropDown *kind_dropdown;   /* "All events" then each kind */
+  GtkSearchEntry *search;       /* text filter */
+  GtkLabel *count;              /* "N of M events" */
+  GtkScrolledWindow *scrolled;  /* around the table */
+  GtkColumnView *column_view;   /* the table */
+  GtkFilterListModel *filtered; /* the store's events through `filter` */
+  TdEventFilter *filter;        /* kind and text */
+  TdStore *store;               /* the data, or NULL */
+  gboolean follow;              /* scrolled to the bottom: stay there as events arrive */
+  guint follow_id;              /* pending scroll to the bottom, or 0 */
+};
+
+G_DEFINE_FINAL_TYPE(TdEventLog, td_event_log, GTK_TYPE_WIDGET)
+
+static char *
+cell_seq(const TrEvent *ev)
+{
+  return g_strdup_printf("%" G_GUINT64_FORMAT, ev->seq);
+}
+
+static char *
+cell_time(const TrEvent *ev)
+{
+  return td_format_event_time(ev->ts_ns);
+}
+
+static char *
+cell_kind(const TrEvent *ev)
+{
+  return g_strdup(td_format_kind_label(ev->kind));
+}
+
+static char *
+cell_function(const TrEvent *ev)
+{
+  return g_strdup(ev->fn_name ? ev->fn_name : "");
+}
+
+static char *
+cell_site(const TrEvent *ev)
+{
+  return td_format_site(ev->file, ev->line);
+}
+
+static const TdLogColumn columns[] = {
+    {"#", cell_seq, TRUE, FALSE},           {"Time (s)", cell_time, TRUE, FALSE},
+    {"Event", cell_kind, FALSE, FALSE},     {"Function", cell_function, FALSE, FALSE},
+    {"Call site", cell_site, FALSE, FALSE}, {"Details", td_format_event_details, FALSE, TRUE},
+};
+
+static void
+cell_setup(GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
+{
+  const TdLogColumn *col = user_data;
+  GtkWidget *label = gtk_label_new(NULL);
+  gtk_label_set_xalign(GTK_LABEL(label), col->numeric ? 1.0f : 0.0f);
+  gtk_label_set_ellipsize(GTK_LABEL(label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_single_line_mode(GTK_LABEL(label), TRUE);
+  if (col->numeric)
+    gtk_widget_add_css_class(label, "numeric");
+  gtk_list_item_set_child(list_item, label);
+}
+
+/* The kind as a CSS class ("retrace_cause", "error"…; calls by outcome: "hit", "miss",
+ * "eager"), for the style sheet's colours. */
+static void
+set_kind_class(GtkWidget *label, const TrEvent *ev)
+{
+  const char *old = g_object_get_data(G_OBJECT(label), "td-class");
+  if (old)
+    gtk_widget_remove_css_class(label, old);
+  const char *cls = NULL;
+  if (ev && (ev->kind == TR_EVENT_CALL || ev->kind == TR_EVENT_CALL_END))
+    cls = tr_outcome_name(ev->outcome);
+  else if (ev)
+    cls = tr_event_kind_name(ev->kind);
+  if (cls)
+    gtk_widget_add_css_class(label, cls);
+  g_object_set_data(G_OBJECT(label), "td-class", (gpointer)cls); /* static strings */
+}
+
+static void
+cell_bind(GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
+{
+  const TdLogColumn *col = user_data;
+  GtkWidget *label = gtk_list_item_get_child(list_item);
+  gpointer item = gtk_list_item_get_item(list_item);
+  const TrEvent *ev = TD_IS_EVENT_ITEM(item) ? td_event_item_get_event(item) : NULL;
+  g_autofree char *text = ev ? col->text(ev) : g_strdup("");
+  gtk_label_set_text(GTK_LABEL(label), text);
+  if (col->expand)
+    gtk_widget_set_tooltip_text(label, *text ? text : NULL);
+  if (col->text == cell_kind)
+    set_kind_class(label, ev);
+}
+
+static void
+add_columns(TdEventLog *self)
+{
+  for (guint i = 0; i < G_N_ELEMENTS(columns); i++) {
+    GtkListItemFactory *factory = gtk_signal_list_item_factory_new();
+    g_signal_connect(factory, "setup", G_CALLBACK(cell_setup), (gpointer)&columns[i]);
+    g_signal_connect(factory, "bind", G_CALLBACK(cell_bind), (gpointer)&columns[i]);
+    g_autoptr(GtkColumnViewColumn) column = gtk_column_view_column_new(columns[i].title, factory);
+    gtk_column_view_column_set_expand(column, columns[i].expand);
+    gtk_column_view_column_set_resizable(column, TRUE);
+    gtk_column_view_append_column(self->column_view, column);
+  }
+}
+
+/* ---- filter, count, follow ---- */
+
+static void
+update_count(TdEventLog *self)
+{
+  guint shown = g_list_model_get_n_items(G_LIST_MODEL(self->filtered));
+  GListModel *all = gtk_filter_list_model_get_model(self->filtered);
+  guint total = all ? g_list_model_get_n_items(all) : 0;
+  g_autofree char *n_shown = td_format_count(shown);
+  g_autofree char *n_total = td_format_count(total);
+  g_autofree char *text = shown == total ? g_strdup_printf("%s events", n_total)
+                                         : g_strdup_printf("%s of %s events", n_shown, n_total);
+  gtk_label_set_text(self->count, text);
+}
+
+static gboolean
+follow_idle(gpointer user_data)
+{
+  TdEventLog *self = TD_EVENT_LOG(user_data);
+  self->follow_id = 0;
+  GtkAdjustment *adj = gtk_scrolled_window_get_vadjustment(self->scrolled);
+  gtk_adjustment_set_value(adj, gtk_adjustment_get_upper(adj) - gtk_adjustment_get_page_size(adj));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+on_filtered_changed(GListModel *model, guint position, guint removed, guint added,
+                    gpointer user_data)
+{
+  TdEventLog *self = TD_EVENT_LOG(user_data);
+  update_count(self);
+  if (self->follow && added > 0 && self->follow_id == 0)
+    self->follow_id = g_idle_add_full(G_PRIORITY_LOW, follow_idle, self, NULL);
+}
+
+static void
+on_scrolled(GtkAdjustment *adj, gpointer user_data)
+{
+  TdEventLog *self = TD_EVENT_LOG(user_data);
+  double bottom = gtk_adjustment_get_upper(adj) - gtk_adjustment_get_page_size(adj);
+  self->follow = gtk_adjustment_get_value(adj) >= bottom - 4;
+}
+
+static void
+on_kind_selected(GtkDropDown *dropdown, GParamSpec *pspec, gpointer user_data)
+{
+  TdEventLog *self = TD_EVENT_LOG(user_data);
+  guint pos = gtk_drop_down_get_selected(dropdown);
+  /* Row 0 is "All events"; row k + 1 is kind k. */
+  TrEventKind kind = pos == 0 || pos == GTK_INVALID_LIST_POSITION || pos > TR_EVENT_N_KINDS
+                         ? TR_EVENT_N_KINDS
+                         : (TrEventKind)(pos - 1);
+  td_event_filter_set_kind(self->filter, kind);
+}
+
+static void
+on_search_changed(GtkSearchEntry *entry, gpointer user_data)
+{
+  TdEventLog *self = TD_EVENT_LOG(user_data);
+  td_event_filter_set_text(self->filter, gtk_editable_get_text(GTK_EDITABLE(entry)));
+}
+
+void
+td_event_log_set_store(TdEventLog *self, TdStore *store)
+{
+  g_return_if_fail(TD_IS_EVENT_LOG(self));
+  g_set_object(&self->store, store);
+  gtk_filter_list_model_set_model(self->filtered, store ? td_store_get_events(store) : NULL);
+  update_count(self);
+}
+
+void
+td_event_log_focus_search(TdEventLog *self)
+{
+  g_return_if_fail(TD_IS_EVENT_LOG(self));
+  gtk_widget_grab_focus(GTK_WIDGET(self->search));
+}
+
+/* ---- the widget ---- */
+
+static GtkWidget *
+kind_dropdown_new(void)
+{
+  g_autoptr(GtkStringList) kinds = gtk_string_list_new(NULL);
+  gtk_string_list_append(kinds, "All events");
+  for (int k = 0; k < TR_EVENT_N_KINDS; k++)
+    gtk_string_list_append(kinds, td_format_kind_label((TrEventKind)k));
+  return gtk_drop_down_new(G_LIST_MODEL(g_steal_pointer(&kinds)), NULL);
+}
+
+static GtkWidget *
+toolbar_new(TdEventLog *self)
+{
+  GtkWidget *bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_widget_add_css_class(bar, "log-toolbar");
+  self->kind_dropdown = GTK_DROP_DOWN(kind_dropdown_new());
+  gtk_widget_set_tooltip_text(GTK_WIDGET(self->kind_dropdown), "Show one kind of event");
+  g_signal_connect(self->kind_dropdown, "notify::selected", G_CALLBACK(on_kind_selected), self);
+  self->search = GTK_SEARCH_ENTRY(gtk_search_entry_new());
+  g_object_set(self->search, "placeholder-text", "Search events", NULL);
+  gtk_widget_set_hexpand(GTK_WIDGET(self->search), TRUE);
+  g_signal_connect(self->search, "search-changed", G_CALLBACK(on_search_changed), self);
+  self->count = GTK_LABEL(gtk_label_new(""));
+  gtk_widget_add_css_class(GTK_WIDGET(self->count), "dim-label");
+  gtk_widget_add_css_class(GTK_WIDGET(self->count), "numeric");
+  gtk_box_append(GTK_BOX(bar), GTK_WIDGET(self->kind_dropdown));
+  gtk_box_append(GTK_BOX(bar), GTK_WIDGET(self->search));
+  gtk_box_append(GTK_BOX(bar), GTK_WIDGET(self->count));
+  return bar;
+}
+
+static void
+td_event_log_dispose(GObject *object)
+{
+  TdEventLog *self = TD_EVENT_LOG(object);
+  g_clear_handle_id(&self->follow_id, g_source_remove);
+  g_clear_pointer(&self->box, gtk_widget_unparent);
+  if (self->filtered)
+    g_signal_handlers_disconnect_by_data(self->filtered, self);
+  g_clear_object(&self->filtered);
+  g_clear_object(&self->store);
+  G_OBJECT_CLASS(td_event_log_parent_class)->dispose(object);
+}
+
+static void
+td_event_log_class_init(TdEventLogClass *klass)
+{
+  G_OBJECT_CLASS(klass)->dispose = td_event_log_dispose;
+  gtk_widget_class_set_layout_manager_type(GTK_WIDGET_CLASS(klass), GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name(GTK_WIDGET_CLASS(klass), "tdeventlog");
+}
+
+static void
+td_event_log_init(TdEventLog *self)
+{
+  self->filter = td_event_filter_new();
+  /* The model owns the filter; `filter` stays a borrowed pointer. */
+  self->filtered = gtk_filter_list_model_new(NULL, GTK_FILTER(self->filter));
+  gtk_filter_list_model_set_incremental(self->filtered, TRUE);
+  g_signal_connect(self->filtered, "items-changed", G_CALLBACK(on_filtered_changed), self);
+  self->follow = TRUE;
+
+  g_autoptr(GtkSelectionModel) selection =
+      GTK_SELECTION_MODEL(gtk_no_selection_new(g_object_ref(G_LIST_MODEL(self->filtered))));
+  self->column_view = GTK_COLUMN_VIEW(gtk_column_view_new(g_steal_pointer(&selection)));
+  gtk_widget_add_css_class(GTK_WIDGET(self->column_view), "data-table");
+  gtk_widget_add_css_class(GTK_WIDGET(self->column_view), "event-log");
+  add_columns(self);
+
+  self->scrolled = GTK_SCROLLED_WINDOW(gtk_scrolled_window_new());
+  gtk_scrolled_window_set_child(self->scrolled, GTK_WIDGET(self->column_view));
+  gtk_widget_set_vexpand(GTK_WIDGET(self->scrolled), TRUE);
+  g_signal_connect(gtk_scrolled_window_get_vadjustment(self->scrolled), "value-changed",
+                   G_CALLBACK(on_scrolled), self);
+
+  self->box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
+  gtk_box_append(GTK_BOX(self->box), toolbar_new(self));
+  gtk_box_append(GTK_BOX(self->box), GTK_WIDGET(self->scrolled));
+  gtk_widget_set_parent(self->box, GTK_WIDGET(self));
+  update_count(self);
+}
+
+GtkWidget *
+td_event_log_new(void)
+{
+  return g_object_new(TD_TYPE_EVENT_LOG, NULL);
+}

@@ -1,0 +1,48 @@
+/* td-graph-view.h — TdGraphView: one ConcreteFunction's graph, laid out and drawn (SPEC §6).
+ *
+ * Nodes are rounded boxes showing op (bold), name and each output's dtype and shape; edges are
+ * bezier curves; the bodies of cond and while_loop nodes are labelled tinted boxes. The layout
+ * (td-graph-layout.h) runs in a worker thread and is cached per ConcreteFunction id, so
+ * selecting a trace again shows it at once. Zoom with Ctrl+scroll, pinch, +/- and 0 (fit);
+ * pan by dragging or scrolling; search highlights matching nodes and centres the first; a
+ * click on a node shows its details (op, name, inputs, dtype and shape per output, a Const's
+ * value) in a popover and emits "node-activated".
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "td-graph-layout.h"
+
+G_BEGIN_DECLS
+
+#define TD_TYPE_GRAPH_VIEW (td_graph_view_get_type())
+G_DECLARE_FINAL_TYPE(TdGraphView, td_graph_view, TD, GRAPH_VIEW, GtkWidget)
+
+GtkWidget *td_graph_view_new(void);
+/* Show the graph of ConcreteFunction `cf_id` (its tr_graph_to_json text, copied; NULL: show
+ * nothing). Laid out in a worker thread unless cached; zooms to fit when it arrives. */
+void td_graph_view_set_trace(TdGraphView *self, gint64 cf_id, const char *graph_json);
+/* Highlight nodes whose name or op contains `text` (case-insensitive) and centre the first;
+ * NULL or "" clears. */
+void td_graph_view_search(TdGraphView *self, const char *text);
+void td_graph_view_zoom_fit(TdGraphView *self);
+/* Zoom by `factor` (> 1: in) around the view's centre. */
+void td_graph_view_zoom(TdGraphView *self, double factor);
+/* Whether the graph asked for last is still being laid out. */
+gboolean td_graph_view_is_busy(TdGraphView *self);
+
+/* The layout shown (borrowed), or NULL. */
+const TdGraphLayout *td_graph_view_get_layout(TdGraphView *self);
+/* Nodes matching the current search. */
+guint td_graph_view_get_n_matches(TdGraphView *self);
+/* Why the last layout failed, or NULL. */
+const char *td_graph_view_get_error(TdGraphView *self);
+/* Select a node by index (-1: none) as a click would: emits "node-activated", shows details. */
+void td_graph_view_select_node(TdGraphView *self, int node);
+
+/* Signals:
+ *   "node-activated" (const char *node_name)   a node was clicked
+ */
+
+G_END_DECLS

@@ -1,0 +1,99 @@
+/* td-timeline-index.h — what the timeline draws, indexed for drawing only what is visible:
+ * one lane per Function holding its calls (and the traces inside misses) sorted by start time,
+ * and the cells as spans.
+ *
+ * Events are added in sequence order as they arrive (td_tl_index_add); a call is indexed when
+ * its call_end arrives (start = end - dur_ns), and until then shows as an open call. The
+ * visible part of a lane is found by binary search, and calls narrower than a pixel are merged
+ * into one box per run of pixel columns (td_tl_lane_boxes), so drawing costs O(width + log n)
+ * boxes per lane even with a million events. Plain C (no GTK), tested without a display.
+ */
+#pragma once
+
+#include <glib.h>
+#include <stdbool.h>
+
+#include "tr-events.h"
+
+G_BEGIN_DECLS
+
+/* One finished call. */
+typedef struct {
+  gint64 start_ns;  /* when the call began */
+  gint64 end_ns;    /* when it returned */
+  gint64 cf_id;     /* the ConcreteFunction that served it (0: none) */
+  const char *file; /* call site, interned by the index */
+  gint32 line;      /* call site line */
+  guint8 outcome;   /* TrOutcome: hit, miss or eager */
+  bool ok;          /* returned without an exception */
+} TdTlCall;
+
+/* A span of time: a trace inside a miss, or a cell. */
+typedef struct {
+  gint64 start_ns; /* begin */
+  gint64 end_ns;   /* end (for a running cell: the newest time seen) */
+  gint64 number;   /* a cell's execution count; 0 for a trace */
+  bool running;    /* a cell that has not ended */
+} TdTlSpan;
+
+/* One Function's lane. */
+typedef struct {
+  gint64 fn_id;         /* Function id */
+  char *name;           /* its Python name */
+  GArray *calls;        /* TdTlCall, sorted by start_ns */
+  GArray *traces;       /* TdTlSpan, sorted by start_ns */
+  gint64 max_call_ns;   /* longest call: how far back a visible call may start */
+  gint64 max_trace_ns;  /* longest trace */
+  int open;             /* calls begun and not yet ended */
+  gint64 open_start_ns; /* start of the oldest open call */
+  guint8 open_outcome;  /* its outcome */
+} TdTlLane;
+
+/* What one lane draws in a pixel range: a call, or a run of sub-pixel calls merged. */
+typedef struct {
+  double x0;        /* left, in pixels from the view's left edge */
+  double x1;        /* right */
+  guint8 outcome;   /* TrOutcome; for merged calls the most notable (miss > eager > hit) */
+  guint n_calls;    /* calls it stands for */
+  guint first_call; /* index of the first of them in the lane */
+} TdTlBox;
+
+typedef struct _TdTlIndex TdTlIndex;
+
+TdTlIndex *td_tl_index_new(void);
+void td_tl_index_free(TdTlIndex *index);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC(TdTlIndex, td_tl_index_free)
+
+/* Forget everything (a store "reset"). */
+void td_tl_index_clear(TdTlIndex *index);
+/* Index one event (borrowed); events must come in sequence order. */
+void td_tl_index_add(TdTlIndex *index, const TrEvent *ev);
+/* Forget calls, traces and cells that ended before `ts_ns` (the store dropped their events). */
+void td_tl_index_drop_before(TdTlIndex *index, gint64 ts_ns);
+
+/* The time of the first and newest event indexed (both 0 when empty). */
+gint64 td_tl_index_first_ts(const TdTlIndex *index);
+gint64 td_tl_index_last_ts(const TdTlIndex *index);
+/* Finished calls indexed, all lanes. */
+guint64 td_tl_index_n_calls(const TdTlIndex *index);
+
+/* Lanes in order of the Functions' first appearance. */
+guint td_tl_index_n_lanes(const TdTlIndex *index);
+const TdTlLane *td_tl_index_get_lane(const TdTlIndex *index, guint i);
+/* The lane of a Function, or -1. */
+int td_tl_index_lane_of(const TdTlIndex *index, gint64 fn_id);
+/* Cells (TdTlSpan), in start order. */
+const GArray *td_tl_index_get_cells(const TdTlIndex *index);
+
+/* The calls of `lane` overlapping [t0, t1]: indices [*first, *end). */
+void td_tl_lane_range(const TdTlLane *lane, gint64 t0, gint64 t1, guint *first, guint *end);
+/* The traces of `lane` overlapping [t0, t1]: indices [*first, *end). */
+void td_tl_lane_trace_range(const TdTlLane *lane, gint64 t0, gint64 t1, guint *first, guint *end);
+/* Replace `boxes` (of TdTlBox) with what `lane` draws in a view starting at `t0_ns`, with
+ * `ns_per_px` nanoseconds per pixel, `width_px` pixels wide. */
+void td_tl_lane_boxes(const TdTlLane *lane, gint64 t0_ns, double ns_per_px, double width_px,
+                      GArray *boxes);
+/* The call of `lane` at time `t_ns`, within `slack_ns` of it (the nearest one), or -1. */
+int td_tl_lane_call_at(const TdTlLane *lane, gint64 t_ns, gint64 slack_ns);
+
+G_END_DECLS

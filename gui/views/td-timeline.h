@@ -1,0 +1,43 @@
+/* td-timeline.h — TdTimeline: the live timeline of calls per Function (SPEC §6).
+ *
+ * One lane per Function, its calls drawn as boxes from call to return, coloured by outcome
+ * (cache hit, miss that traced — with the trace's span inside — or eager run), over the cells
+ * drawn as alternating bands labelled "In [n]". Ctrl+scroll or pinch zooms, scrolling or
+ * dragging pans, hovering a call tells what it was. While the newest events are in view the
+ * timeline follows them; panning back stops that until the view reaches the end again.
+ *
+ * It reads a TdStore: indexing only the new events of each batch ("events-changed") and
+ * drawing only the visible time range (td-timeline-index.h).
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "td-store.h"
+#include "td-timeline-index.h"
+
+G_BEGIN_DECLS
+
+#define TD_TYPE_TIMELINE (td_timeline_get_type())
+G_DECLARE_FINAL_TYPE(TdTimeline, td_timeline, TD, TIMELINE, GtkWidget)
+
+GtkWidget *td_timeline_new(void);
+/* Show `store`'s events (NULL: none); the timeline keeps a reference. */
+void td_timeline_set_store(TdTimeline *self, TdStore *store);
+
+/* The index drawn from (borrowed). */
+const TdTlIndex *td_timeline_get_index(TdTimeline *self);
+/* The visible time range, on the events' ts_ns scale. */
+void td_timeline_get_range(TdTimeline *self, gint64 *start_ns, gint64 *end_ns);
+/* Show [start_ns, end_ns] (as a user's zoom would: stops fitting everything). */
+void td_timeline_set_range(TdTimeline *self, gint64 start_ns, gint64 end_ns);
+/* Whether the view keeps the newest events in sight. */
+gboolean td_timeline_get_follow(TdTimeline *self);
+/* The tooltip text for a point of the widget, or NULL. Transfer full. */
+char *td_timeline_describe_at(TdTimeline *self, double x, double y);
+
+/* Signals:
+ *   "function-activated" (gint64 fn_id)   a lane's label or a call was clicked
+ */
+
+G_END_DECLS

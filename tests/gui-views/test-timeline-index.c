@@ -1,0 +1,272 @@
+/* test-timeline-index.c — the timeline's index without a display: lanes per Function, calls in
+ * start order, visible ranges by binary search, sub-pixel calls merged per pixel column,
+ * cells, and forgetting what the store dropped.
+ */
+#include "td-timeline-index.h"
+
+/* An event at `ts` as the bus would stamp it. Transfer full. */
+static TrEvent *
+event(TrEventKind kind, gint64 ts, gint64 fn_id)
+{
+  TrEvent *ev = tr_event_new(kind);
+  ev->ts_ns = ts;
+  ev->fn_id = fn_id;
+  if (fn_id)
+    ev->fn_name = g_strdup_printf("f%" G_GINT64_FORMAT, fn_id);
+  return ev;
+}
+
+/* A call of `fn_id` from `start` to `end`: its call and call_end events. */
+static void
+add_call(TdTlIndex *index, gint64 fn_id, gint64 start, gint64 end, TrOutcome outcome)
+{
+  g_autoptr(TrEvent) call = event(TR_EVENT_CALL, start, fn_id);
+  call->outcome = outcome;
+  td_tl_index_add(index, call);
+  g_autoptr(TrEvent) done = event(TR_EVENT_CALL_END, end, fn_id);
+  done->outcome = outcome;
+  done->dur_ns = end - start;
+  done->cf_id = 7;
+  tr_event_set_site(done, "<cell 3>", 2, 3);
+  td_tl_index_add(index, done);
+}
+
+static void
+test_lanes(void)
+{
+  g_autoptr(TdTlIndex) index = td_tl_index_new();
+  g_autoptr(TrEvent) created = event(TR_EVENT_FUNCTION_CREATED, 5, 2);
+  td_tl_index_add(index, created);
+  add_call(index, 1, 10, 20, TR_OUTCOME_MISS);
+  add_call(index, 2, 30, 35, TR_OUTCOME_HIT);
+  add_call(index, 1, 40, 41, TR_OUTCOME_EAGER);
+
+  g_assert_cmpuint(td_tl_index_n_lanes(index), ==, 2);
+  g_assert_cmpint(td_tl_index_lane_of(index, 2), ==, 0); /* created first */
+  g_assert_cmpint(td_tl_index_lane_of(index, 1), ==, 1);
+  g_assert_cmpint(td_tl_index_lane_of(index, 99), ==, -1);
+  const TdTlLane *f1 = td_tl_index_get_lane(index, 1);
+  g_assert_cmpstr(f1->name, ==, "f1");
+  g_assert_cmpuint(f1->calls->len, ==, 2);
+  const TdTlCall *c0 = &g_array_index(f1->calls, TdTlCall, 0);
+  g_assert_cmpint(c0->start_ns, ==, 10);
+  g_assert_cmpint(c0->end_ns, ==, 20);
+  g_assert_cmpint(c0->outcome, ==, TR_OUTCOME_MISS);
+  g_assert_cmpint(c0->cf_id, ==, 7);
+  g_assert_cmpstr(c0->file, ==, "<cell 3>");
+  g_assert_cmpint(c0->line, ==, 2);
+  g_assert_cmpint(g_array_index(f1->calls, TdTlCall, 1).outcome, ==, TR_OUTCOME_EAGER);
+  g_assert_cmpint(f1->open, ==, 0);
+  g_assert_cmpuint(td_tl_index_n_calls(index), ==, 3);
+  g_assert_cmpint(td_tl_index_first_ts(index), ==, 5);
+  g_assert_cmpint(td_tl_index_last_ts(index), ==, 41);
+  /* both files share one interned string */
+  g_assert_true(c0->file == g_array_index(f1->calls, TdTlCall, 1).file);
+
+  td_tl_index_clear(index);
+  g_assert_cmpuint(td_tl_index_n_lanes(index), ==, 0);
+  g_assert_cmpuint(td_tl_index_n_calls(index), ==, 0);
+}
+
+/* A call begun and not ended is open; a recursive call ends first and is put before. */
+static void
+test_open_and_nested_calls(void)
+{
+  g_autoptr(TdTlIndex) index = td_tl_index_new();
+  g_autoptr(TrEvent) outer = event(TR_EVENT_CALL, 100, 1);
+  outer->outcome = TR_OUTCOME_MISS;
+  td_tl_index_add(index, outer);
+  const TdTlLane *lane = td_tl_index_get_lane(index, 0);
+  g_assert_cmpint(lane->open, ==, 1);
+  g_assert_cmpint(lane->open_start_ns, ==, 100);
+  g_assert_cmpint(lane->open_outcome, ==, TR_OUTCOME_MISS);
+  add_call(index, 1, 150, 160, TR_OUTCOME_HIT); /* inner */
+  g_assert_cmpint(lane->open, ==, 1);
+  g_autoptr(TrEvent) trace = event(TR_EVENT_TRACE_END, 180, 1);
+  trace->dur_ns = 70;
+  td_tl_index_add(index, trace);
+  g_autoptr(TrEvent) end = event(TR_EVENT_CALL_END, 200, 1);
+  end->dur_ns = 100;
+  end->outcome = TR_OUTCOME_MISS;
+  td_tl_index_add(index, end);
+  g_assert_cmpint(lane->open, ==, 0);
+  g_assert_cmpuint(lane->calls->len, ==, 2);
+  g_assert_cmpint(g_array_index(lane->calls, TdTlCall, 0).start_ns, ==, 100);
+  g_assert_cmpint(g_array_index(lane->calls, TdTlCall, 1).start_ns, ==, 150);
+  g_assert_cmpuint(lane->traces->len, ==, 1);
+  g_assert_cmpint(g_array_index(lane->traces, TdTlSpan, 0).start_ns, ==, 110);
+  /* the innermost call is the one under the pointer */
+  g_assert_cmpint(td_tl_lane_call_at(lane, 155, 0), ==, 1);
+  g_assert_cmpint(td_tl_lane_call_at(lane, 120, 0), ==, 0);
+  g_assert_cmpint(td_tl_lane_call_at(lane, 205, 10), ==, 0);
+  g_assert_cmpint(td_tl_lane_call_at(lane, 250, 10), ==, -1);
+  guint first, endi;
+  td_tl_lane_trace_range(lane, 0, 105, &first, &endi);
+  g_assert_cmpuint(endi - first, ==, 0);
+  td_tl_lane_trace_range(lane, 170, 300, &first, &endi);
+  g_assert_cmpuint(endi - first, ==, 1);
+}
+
+/* 100 calls of 10 ns, one every 100 ns: a range sees exactly the calls overlapping it, and a
+ * long call that began far before the range is still seen. */
+static void
+test_visible_range(void)
+{
+  g_autoptr(TdTlIndex) index = td_tl_index_new();
+  for (int i = 0; i < 100; i++)
+    add_call(index, 1, i * 100, i * 100 + 10, TR_OUTCOME_HIT);
+  const TdTlLane *lane = td_tl_index_get_lane(index, 0);
+  guint first, end;
+  td_tl_lane_range(lane, 450, 1050, &first, &end);
+  g_assert_cmpuint(first, ==, 5); /* call 4 ended at 410 */
+  g_assert_cmpuint(end, ==, 11);  /* call 10 starts at 1000 */
+  td_tl_lane_range(lane, 405, 405, &first, &end);
+  g_assert_cmpuint(first, ==, 4);
+  g_assert_cmpuint(end, ==, 5);
+  td_tl_lane_range(lane, 20000, 30000, &first, &end);
+  g_assert_cmpuint(end - first, ==, 0);
+  td_tl_lane_range(lane, -50, -10, &first, &end);
+  g_assert_cmpuint(end - first, ==, 0);
+
+  add_call(index, 2, 50, 9000, TR_OUTCOME_MISS);
+  for (int i = 0; i < 100; i++)
+    add_call(index, 2, 10000 + i * 100, 10000 + i * 100 + 10, TR_OUTCOME_HIT);
+  const TdTlLane *lane2 = td_tl_index_get_lane(index, 1);
+  td_tl_lane_range(lane2, 8000, 10150, &first, &end);
+  g_assert_cmpuint(first, ==, 0); /* the long call */
+  g_assert_cmpuint(end, ==, 3);
+}
+
+/* 1,000 hits 1 ns long every 2 ns at 100 ns a pixel: one merged box 20 px wide, not 1,000;
+ * a miss among them keeps its own pixel column in the miss colour. */
+static void
+test_merge_subpixel(void)
+{
+  g_autoptr(TdTlIndex) index = td_tl_index_new();
+  for (int i = 0; i < 1000; i++)
+    add_call(index, 1, i * 2, i * 2 + 1, i == 500 ? TR_OUTCOME_MISS : TR_OUTCOME_HIT);
+  add_call(index, 1, 3000, 3500, TR_OUTCOME_EAGER); /* 5 px: its own box */
+  const TdTlLane *lane = td_tl_index_get_lane(index, 0);
+  g_autoptr(GArray) boxes = g_array_new(FALSE, FALSE, sizeof(TdTlBox));
+  td_tl_lane_boxes(lane, 0, 100.0, 800, boxes);
+  g_assert_cmpuint(boxes->len, ==, 4);
+  const TdTlBox *b = (const TdTlBox *)boxes->data;
+  /* hits in columns 0..9, the miss's column 10, hits from column 10 on… merged after it */
+  g_assert_cmpint(b[0].outcome, ==, TR_OUTCOME_HIT);
+  g_assert_cmpfloat(b[0].x0, ==, 0);
+  g_assert_cmpfloat(b[0].x1, ==, 10);
+  g_assert_cmpint(b[1].outcome, ==, TR_OUTCOME_MISS);
+  g_assert_cmpfloat(b[1].x0, ==, 10);
+  g_assert_cmpfloat(b[1].x1, ==, 11);
+  g_assert_cmpint(b[2].outcome, ==, TR_OUTCOME_HIT);
+  g_assert_cmpfloat(b[2].x0, ==, 11);
+  g_assert_cmpfloat(b[2].x1, ==, 20);
+  g_assert_cmpuint(b[0].n_calls + b[1].n_calls + b[2].n_calls, ==, 1000);
+  g_assert_cmpint(b[3].outcome, ==, TR_OUTCOME_EAGER);
+  g_assert_cmpfloat(b[3].x0, ==, 30);
+  g_assert_cmpfloat(b[3].x1, ==, 35);
+  g_assert_cmpuint(b[3].n_calls, ==, 1);
+
+  /* zoomed in, every call is its own box; a view starting later skips the early ones */
+  td_tl_lane_boxes(lane, 0, 0.1, 190, boxes);
+  g_assert_cmpuint(boxes->len, ==, 10);
+  g_assert_cmpuint(g_array_index(boxes, TdTlBox, 9).n_calls, ==, 1);
+  td_tl_lane_boxes(lane, 3100, 1.0, 100, boxes);
+  g_assert_cmpuint(boxes->len, ==, 1);
+  g_assert_cmpfloat(g_array_index(boxes, TdTlBox, 0).x0, ==, -1); /* clipped at the left */
+}
+
+/* A million calls: the visible boxes come from a binary search, not a scan. */
+static void
+test_million_calls(void)
+{
+  g_autoptr(TdTlIndex) index = td_tl_index_new();
+  for (int i = 0; i < 1000000; i++)
+    add_call(index, 1 + i % 50, (gint64)i * 1000, (gint64)i * 1000 + 500, TR_OUTCOME_HIT);
+  g_assert_cmpuint(td_tl_index_n_calls(index), ==, 1000000);
+  g_autoptr(GArray) boxes = g_array_new(FALSE, FALSE, sizeof(TdTlBox));
+  gint64 start = g_get_monotonic_time();
+  guint drawn = 0;
+  for (int frame = 0; frame < 100; frame++)
+    for (guint l = 0; l < td_tl_index_n_lanes(index); l++) {
+      td_tl_lane_boxes(td_tl_index_get_lane(index, l), 500000000 + frame * 1000, 50.0, 1000, boxes);
+      drawn += boxes->len;
+    }
+  double ms = (g_get_monotonic_time() - start) / 1000.0 / 100;
+  g_test_message("50 lanes of 20,000 calls: %.3f ms a frame", ms);
+  g_assert_cmpuint(drawn, >, 0);
+  g_assert_cmpfloat(ms, <, 5.0);
+}
+
+static void
+test_cells(void)
+{
+  g_autoptr(TdTlIndex) index = td_tl_index_new();
+  g_autoptr(TrEvent) s1 = event(TR_EVENT_CELL_START, 0, 0);
+  s1->cell = 1;
+  td_tl_index_add(index, s1);
+  add_call(index, 1, 10, 20, TR_OUTCOME_HIT);
+  const GArray *cells = td_tl_index_get_cells(index);
+  g_assert_cmpuint(cells->len, ==, 1);
+  g_assert_true(g_array_index(cells, TdTlSpan, 0).running);
+  g_assert_cmpint(g_array_index(cells, TdTlSpan, 0).end_ns, ==, 20); /* grows while running */
+  g_autoptr(TrEvent) e1 = event(TR_EVENT_CELL_END, 30, 0);
+  e1->cell = 1;
+  e1->dur_ns = 30;
+  td_tl_index_add(index, e1);
+  g_autoptr(TrEvent) s2 = event(TR_EVENT_CELL_START, 40, 0);
+  s2->cell = 2;
+  td_tl_index_add(index, s2);
+  g_assert_cmpuint(cells->len, ==, 2);
+  g_assert_false(g_array_index(cells, TdTlSpan, 0).running);
+  g_assert_cmpint(g_array_index(cells, TdTlSpan, 0).end_ns, ==, 30);
+  g_assert_cmpint(g_array_index(cells, TdTlSpan, 1).number, ==, 2);
+  /* a cell_end whose cell_start was dropped still makes a band */
+  g_autoptr(TrEvent) e9 = event(TR_EVENT_CELL_END, 100, 0);
+  e9->cell = 9;
+  e9->dur_ns = 10;
+  td_tl_index_add(index, e9);
+  g_assert_cmpuint(cells->len, ==, 3);
+  g_assert_cmpint(g_array_index(cells, TdTlSpan, 2).start_ns, ==, 90);
+}
+
+/* When the store drops its oldest events, the calls and cells that ended before the oldest
+ * kept one go too. */
+static void
+test_drop_front(void)
+{
+  g_autoptr(TdTlIndex) index = td_tl_index_new();
+  g_autoptr(TrEvent) s1 = event(TR_EVENT_CELL_START, 0, 0);
+  s1->cell = 1;
+  td_tl_index_add(index, s1);
+  for (int i = 0; i < 10; i++)
+    add_call(index, 1, i * 100, i * 100 + 50, TR_OUTCOME_HIT);
+  g_autoptr(TrEvent) e1 = event(TR_EVENT_CELL_END, 1000, 0);
+  e1->cell = 1;
+  e1->dur_ns = 1000;
+  td_tl_index_add(index, e1);
+  td_tl_index_drop_before(index, 420);
+  const TdTlLane *lane = td_tl_index_get_lane(index, 0);
+  g_assert_cmpuint(lane->calls->len, ==, 6);
+  g_assert_cmpint(g_array_index(lane->calls, TdTlCall, 0).start_ns, ==, 400);
+  g_assert_cmpuint(td_tl_index_n_calls(index), ==, 6);
+  g_assert_cmpuint(td_tl_index_get_cells(index)->len, ==, 1);
+  g_assert_cmpint(td_tl_index_first_ts(index), ==, 420);
+  td_tl_index_drop_before(index, 2000);
+  g_assert_cmpuint(lane->calls->len, ==, 0);
+  g_assert_cmpuint(td_tl_index_get_cells(index)->len, ==, 0);
+}
+
+int
+main(int argc, char **argv)
+{
+  g_test_init(&argc, &argv, NULL);
+  g_test_add_func("/views/timeline-index/lanes-per-function", test_lanes);
+  g_test_add_func("/views/timeline-index/open-and-nested-calls", test_open_and_nested_calls);
+  g_test_add_func("/views/timeline-index/visible-range", test_visible_range);
+  g_test_add_func("/views/timeline-index/merge-subpixel-calls", test_merge_subpixel);
+  g_test_add_func("/views/timeline-index/million-calls", test_million_calls);
+  g_test_add_func("/views/timeline-index/cells", test_cells);
+  g_test_add_func("/views/timeline-index/drop-front", test_drop_front);
+  return g_test_run();
+}

@@ -1,0 +1,316 @@
+/* test-views-widgets.c — TdTimeline and TdGraphView in real windows (run under xvfb-run): fed a
+ * store or a graph, they index, lay out and render to a texture with something drawn.
+ */
+#include "td-graph-view.h"
+#include "td-timeline.h"
+
+#include <string.h>
+
+/* Run the main loop until `done(data)` or `seconds` pass; returns done(data). */
+static gboolean
+iterate_until(gboolean (*done)(gpointer), gpointer data, double seconds)
+{
+  gint64 end = g_get_monotonic_time() + (gint64)(seconds * G_USEC_PER_SEC);
+  while (!done(data) && g_get_monotonic_time() < end) {
+    if (!g_main_context_iteration(NULL, FALSE))
+      g_usleep(1000);
+  }
+  return done(data);
+}
+
+static gboolean
+is_drawable(gpointer widget)
+{
+  return gtk_widget_get_mapped(widget) && gtk_widget_get_width(widget) > 0;
+}
+
+static gboolean
+is_idle(gpointer view)
+{
+  return !td_graph_view_is_busy(view);
+}
+
+static GtkWidget *
+window_with(GtkWidget *child, int width, int height)
+{
+  GtkWidget *window = gtk_window_new();
+  gtk_window_set_default_size(GTK_WINDOW(window), width, height);
+  gtk_window_set_child(GTK_WINDOW(window), child);
+  gtk_window_present(GTK_WINDOW(window));
+  g_assert_true(iterate_until(is_drawable, child, 10));
+  return window;
+}
+
+/* The widget rendered by its window's renderer, as 32-bit pixels. Transfer full. */
+static gboolean
+never(gpointer data)
+{
+  return FALSE;
+}
+
+static guint32 *
+render(GtkWidget *widget, int *width, int *height)
+{
+  iterate_until(never, NULL, 0.2); /* let a frame pass: layout and drawing catch up */
+  *width = gtk_widget_get_width(widget);
+  *height = gtk_widget_get_height(widget);
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new(widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new();
+  gdk_paintable_snapshot(paintable, snapshot, *width, *height);
+  GskRenderNode *node = gtk_snapshot_free_to_node(snapshot);
+  g_assert_nonnull(node);
+  GskRenderer *renderer = gtk_native_get_renderer(gtk_widget_get_native(widget));
+  g_autoptr(GdkTexture) texture =
+      gsk_renderer_render_texture(renderer, node, &GRAPHENE_RECT_INIT(0, 0, *width, *height));
+  gsk_render_node_unref(node);
+  /* TD_VIEWS_PNG_DIR=DIR keeps every rendering, to look at */
+  static int n_saved;
+  const char *dir = g_getenv("TD_VIEWS_PNG_DIR");
+  if (dir) {
+    g_autofree char *name = g_strdup_printf("%s/views-%d.png", dir, n_saved++);
+    gdk_texture_save_to_png(texture, name);
+  }
+  guint32 *pixels = g_new(guint32, (gsize)*width * *height);
+  gdk_texture_download(texture, (guchar *)pixels, (gsize)*width * 4);
+  return pixels;
+}
+
+/* Pixels of exactly (r, g, b), opaque (ARGB32 in native order). */
+static guint
+count_colour(const guint32 *pixels, int n, guint32 rgb)
+{
+  guint count = 0;
+  for (int i = 0; i < n; i++)
+    count += pixels[i] == (0xff000000u | rgb);
+  return count;
+}
+
+/* Pixels differing from the top-left one (the background). */
+static guint
+count_drawn(const guint32 *pixels, int n)
+{
+  guint count = 0;
+  for (int i = 1; i < n; i++)
+    count += pixels[i] != pixels[0];
+  return count;
+}
+
+/* ---- timeline ------------------------------------------------------------------------------- */
+
+static guint64 next_seq;
+
+static TrEvent *
+event(TrEventKind kind, gint64 ts, gint64 fn_id)
+{
+  TrEvent *ev = tr_event_new(kind);
+  ev->seq = ++next_seq;
+  ev->ts_ns = ts;
+  ev->fn_id = fn_id;
+  if (fn_id)
+    ev->fn_name = g_strdup(fn_id == 1 ? "train_step" : "predict");
+  return ev;
+}
+
+static void
+add_call(GPtrArray *batch, gint64 fn_id, gint64 start, gint64 dur, TrOutcome outcome)
+{
+  TrEvent *call = event(TR_EVENT_CALL, start, fn_id);
+  call->outcome = outcome;
+  call->cf_id = outcome == TR_OUTCOME_EAGER ? 0 : 1;
+  tr_event_set_site(call, "<cell 1>", 4, 1);
+  g_ptr_array_add(batch, call);
+  if (outcome == TR_OUTCOME_MISS) {
+    g_ptr_array_add(batch, event(TR_EVENT_TRACE_START, start + 10, fn_id));
+    TrEvent *traced = event(TR_EVENT_TRACE_END, start + dur - 10, fn_id);
+    traced->dur_ns = dur - 20;
+    traced->cf_id = 1;
+    g_ptr_array_add(batch, traced);
+  }
+  TrEvent *end = event(TR_EVENT_CALL_END, start + dur, fn_id);
+  end->outcome = outcome;
+  end->dur_ns = dur;
+  end->cf_id = call->cf_id;
+  tr_event_set_site(end, "<cell 1>", 4, 1);
+  g_ptr_array_add(batch, end);
+}
+
+static gint64 activated_fn;
+
+static void
+on_function_activated(TdTimeline *timeline, gint64 fn_id, gpointer user_data)
+{
+  activated_fn = fn_id;
+}
+
+static void
+test_timeline_renders_store(void)
+{
+  g_autoptr(TdStore) store = td_store_new(G_MAXUINT);
+  g_autoptr(GPtrArray) batch = g_ptr_array_new_with_free_func((GDestroyNotify)tr_event_unref);
+  TrEvent *cell = event(TR_EVENT_CELL_START, 0, 0);
+  cell->cell = 1;
+  g_ptr_array_add(batch, cell);
+  add_call(batch, 1, 1000, 40000, TR_OUTCOME_MISS); /* 1 µs … 41 µs */
+  for (int i = 0; i < 20; i++)
+    add_call(batch, 1, 50000 + i * 5000, 2000, TR_OUTCOME_HIT);
+  for (int i = 0; i < 10; i++)
+    add_call(batch, 2, 60000 + i * 8000, 3000, TR_OUTCOME_EAGER);
+  td_store_apply_events(store, batch);
+
+  GtkWidget *timeline = td_timeline_new();
+  g_signal_connect(timeline, "function-activated", G_CALLBACK(on_function_activated), NULL);
+  td_timeline_set_store(TD_TIMELINE(timeline), store);
+  GtkWidget *window = window_with(timeline, 800, 200);
+  const TdTlIndex *index = td_timeline_get_index(TD_TIMELINE(timeline));
+  g_assert_cmpuint(td_tl_index_n_lanes(index), ==, 2);
+  g_assert_cmpuint(td_tl_index_n_calls(index), ==, 31);
+
+  int w, h;
+  g_autofree guint32 *pixels = render(timeline, &w, &h);
+  g_assert_cmpuint(count_drawn(pixels, w * h), >, 1000);
+  /* hits, misses and eager runs in their own colours (light theme) */
+  g_assert_cmpuint(count_colour(pixels, w * h, 0x26a269), >, 50);
+  g_assert_cmpuint(count_colour(pixels, w * h, 0xe66100), >, 50);
+  g_assert_cmpuint(count_colour(pixels, w * h, 0x1c71d8), >, 50);
+
+  /* the whole run is in view (fitted); hovering the miss describes it */
+  gint64 t0, t1;
+  td_timeline_get_range(TD_TIMELINE(timeline), &t0, &t1);
+  g_assert_cmpint(t0, <=, 0);
+  g_assert_cmpint(t1, >=, 147000); /* the last hit returns at 147 µs */
+  double x = 130 + (21000 - t0) * (w - 130.0) / (t1 - t0);
+  g_autofree char *miss = td_timeline_describe_at(TD_TIMELINE(timeline), x, 34 + 11);
+  g_assert_cmpstr(miss, ==, "train_step: miss, 40 µs, <cell 1> line 4, concrete #1");
+  g_autofree char *none = td_timeline_describe_at(TD_TIMELINE(timeline), x, 34 + 22 + 11);
+  g_assert_null(none);
+  g_autofree char *label = td_timeline_describe_at(TD_TIMELINE(timeline), 10, 34 + 22 + 11);
+  g_assert_cmpstr(label, ==, "predict: 10 calls shown");
+
+  /* zoomed into the start, then new events: the view stays (not following) */
+  td_timeline_set_range(TD_TIMELINE(timeline), 0, 50000);
+  g_assert_false(td_timeline_get_follow(TD_TIMELINE(timeline)));
+  g_ptr_array_set_size(batch, 0);
+  for (int i = 0; i < 10; i++)
+    add_call(batch, 1, 200000 + i * 5000, 2000, TR_OUTCOME_HIT);
+  td_store_apply_events(store, batch);
+  g_assert_cmpuint(td_tl_index_n_calls(index), ==, 41); /* only the new ones were added */
+  td_timeline_get_range(TD_TIMELINE(timeline), &t0, &t1);
+  g_assert_cmpint(t0, ==, 0);
+  /* panned to the end, it follows the newest events again */
+  td_timeline_set_range(TD_TIMELINE(timeline), 200000, 250000);
+  g_assert_true(td_timeline_get_follow(TD_TIMELINE(timeline)));
+  g_ptr_array_set_size(batch, 0);
+  add_call(batch, 2, 400000, 3000, TR_OUTCOME_EAGER);
+  td_store_apply_events(store, batch);
+  td_timeline_get_range(TD_TIMELINE(timeline), &t0, &t1);
+  g_assert_cmpint(t1, >=, 403000);
+  g_assert_cmpint(t1 - t0, <=, 50001);
+  g_free(pixels);
+  pixels = render(timeline, &w, &h);
+  g_assert_cmpuint(count_colour(pixels, w * h, 0x1c71d8), >, 10);
+
+  td_timeline_set_store(TD_TIMELINE(timeline), NULL);
+  g_assert_cmpuint(td_tl_index_n_lanes(index), ==, 0);
+  g_assert_cmpint(activated_fn, ==, 0);
+  gtk_window_destroy(GTK_WINDOW(window));
+}
+
+/* ---- graph view ----------------------------------------------------------------------------- */
+
+static const char graph_json[] =
+    "{\"name\":\"__inference_f_1\",\"nodes\":["
+    "{\"name\":\"x\",\"op\":\"Placeholder\",\"inputs\":[],\"outputs\":[{\"dtype\":\"float32\","
+    "\"shape\":[2]}]},"
+    "{\"name\":\"c\",\"op\":\"Const\",\"inputs\":[],\"outputs\":[{\"dtype\":\"float32\","
+    "\"shape\":[]}],\"value\":\"2.0\"},"
+    "{\"name\":\"mul\",\"op\":\"Mul\",\"inputs\":[\"x\",\"c\"],\"outputs\":[{\"dtype\":"
+    "\"float32\",\"shape\":[2]}]},"
+    "{\"name\":\"while\",\"op\":\"While\",\"inputs\":[\"mul\"],\"outputs\":[{\"dtype\":"
+    "\"float32\",\"shape\":[2]}],\"children\":["
+    "  {\"name\":\"while_cond\",\"nodes\":[{\"name\":\"v\",\"op\":\"Placeholder\"},"
+    "    {\"name\":\"Less\",\"op\":\"Less\",\"inputs\":[\"v\"]}]},"
+    "  {\"name\":\"while_body\",\"nodes\":[{\"name\":\"v\",\"op\":\"Placeholder\"},"
+    "    {\"name\":\"add\",\"op\":\"AddV2\",\"inputs\":[\"v\",\"v\"]}]}]},"
+    "{\"name\":\"Identity\",\"op\":\"Identity\",\"inputs\":[\"while\"],\"outputs\":[]}]}";
+
+static char *activated_node;
+
+static void
+on_node_activated(TdGraphView *view, const char *name, gpointer user_data)
+{
+  g_free(activated_node);
+  activated_node = g_strdup(name);
+}
+
+static void
+test_graph_view_renders_graph(void)
+{
+  GtkWidget *view = td_graph_view_new();
+  g_signal_connect(view, "node-activated", G_CALLBACK(on_node_activated), NULL);
+  GtkWidget *window = window_with(view, 600, 500);
+  TdGraphView *gv = TD_GRAPH_VIEW(view);
+
+  td_graph_view_set_trace(gv, 1, graph_json);
+  g_assert_true(td_graph_view_is_busy(gv)); /* laid out in a worker thread */
+  g_assert_true(iterate_until(is_idle, gv, 10));
+  const TdGraphLayout *layout = td_graph_view_get_layout(gv);
+  g_assert_nonnull(layout);
+  g_assert_cmpuint(td_graph_layout_n_nodes(layout), ==, 9);
+  g_assert_cmpuint(td_graph_layout_n_clusters(layout), ==, 2);
+
+  int w, h;
+  g_autofree guint32 *pixels = render(view, &w, &h);
+  g_assert_cmpuint(count_drawn(pixels, w * h), >, 2000);
+  g_assert_cmpuint(count_colour(pixels, w * h, 0xcfe3f7), >, 100); /* the placeholder's fill */
+
+  /* another trace, then back: the first comes from the cache at once */
+  td_graph_view_set_trace(gv, 2, "{\"nodes\":[{\"name\":\"a\",\"op\":\"Const\"}]}");
+  g_assert_true(iterate_until(is_idle, gv, 10));
+  g_assert_cmpuint(td_graph_layout_n_nodes(td_graph_view_get_layout(gv)), ==, 1);
+  td_graph_view_set_trace(gv, 1, graph_json);
+  g_assert_false(td_graph_view_is_busy(gv));
+  g_assert_true(td_graph_view_get_layout(gv) == layout);
+
+  td_graph_view_search(gv, "ADD");
+  g_assert_cmpuint(td_graph_view_get_n_matches(gv), ==, 1);
+  td_graph_view_search(gv, "placeholder");
+  g_assert_cmpuint(td_graph_view_get_n_matches(gv), ==, 3);
+  g_free(pixels);
+  pixels = render(view, &w, &h);
+  g_assert_cmpuint(count_colour(pixels, w * h, 0xf6d32d), >, 100); /* highlighted */
+  td_graph_view_search(gv, NULL);
+  g_assert_cmpuint(td_graph_view_get_n_matches(gv), ==, 0);
+
+  td_graph_view_zoom_fit(gv);
+  td_graph_view_select_node(gv, td_graph_layout_find_node(layout, "c"));
+  g_assert_cmpstr(activated_node, ==, "c");
+
+  /* a malformed graph: an error shown, no crash */
+  td_graph_view_set_trace(gv, 3, "{\"nodes\": 7}");
+  g_assert_true(iterate_until(is_idle, gv, 10));
+  g_assert_null(td_graph_view_get_layout(gv));
+  g_assert_nonnull(strstr(td_graph_view_get_error(gv), "nodes"));
+  g_free(pixels);
+  pixels = render(view, &w, &h);
+  g_assert_cmpuint(count_drawn(pixels, w * h), >, 20); /* the message */
+
+  td_graph_view_set_trace(gv, 0, NULL);
+  g_assert_null(td_graph_view_get_layout(gv));
+  g_assert_false(td_graph_view_is_busy(gv));
+  gtk_window_destroy(GTK_WINDOW(window));
+  g_clear_pointer(&activated_node, g_free);
+}
+
+int
+main(int argc, char **argv)
+{
+  g_setenv("GTK_THEME", "Adwaita", TRUE); /* the light colours the assertions name */
+  g_test_init(&argc, &argv, NULL);
+  /* Under xvfb-run there is no session bus, and GTK warns about it when a window first
+   * shows: warnings are not fatal here, criticals (failed checks) still are. */
+  g_log_set_always_fatal(G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
+  gtk_init();
+  g_test_add_func("/views/timeline/renders-store-and-follows", test_timeline_renders_store);
+  g_test_add_func("/views/graph-view/lays-out-caches-searches", test_graph_view_renders_graph);
+  return g_test_run();
+}

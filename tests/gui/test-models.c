@@ -1,0 +1,363 @@
+/* test-models.c — the debugger's logic that needs no display (GTK is not initialised): the
+ * text of its tables and log, the event log's filter and how it tells its model to refilter,
+ * and the Functions table's sorters over a real TdStore. */
+#include <gtk/gtk.h>
+
+#include "td-event-filter.h"
+#include "td-format.h"
+#include "td-functions-view.h"
+#include "td-store.h"
+
+/* ---- events through a real bus (sequence numbers and times as in a session) ---- */
+
+static void
+collect(const TrEvent *ev, gpointer user_data)
+{
+  g_ptr_array_add(user_data, tr_event_ref((TrEvent *)ev));
+}
+
+typedef struct {
+  TrEventBus *bus;   /* numbers the events */
+  GPtrArray *events; /* what it emitted */
+} Session;
+
+static void
+session_init(Session *s)
+{
+  s->bus = tr_event_bus_new();
+  s->events = g_ptr_array_new_with_free_func((GDestroyNotify)tr_event_unref);
+  tr_event_bus_subscribe(s->bus, collect, s->events, NULL, false);
+}
+
+static void
+session_clear(Session *s)
+{
+  tr_event_bus_unref(s->bus);
+  g_ptr_array_unref(s->events);
+}
+
+static void
+emit_created(Session *s, gint64 fn_id, const char *name)
+{
+  TrEvent *ev = tr_event_new(TR_EVENT_FUNCTION_CREATED);
+  ev->fn_id = fn_id;
+  ev->fn_name = g_strdup(name);
+  tr_event_bus_emit(s->bus, ev);
+}
+
+static void
+emit_call(Session *s, gint64 fn_id, const char *name, TrOutcome outcome, int line)
+{
+  TrEvent *ev = tr_event_new(TR_EVENT_CALL);
+  ev->fn_id = fn_id;
+  ev->fn_name = g_strdup(name);
+  ev->outcome = outcome;
+  tr_event_set_site(ev, "<cell 2>", line, 2);
+  tr_event_bus_emit(s->bus, ev);
+}
+
+static void
+emit_retrace(Session *s, gint64 fn_id, const char *name, const char *cause)
+{
+  TrEvent *ev = tr_event_new(TR_EVENT_RETRACE_CAUSE);
+  ev->fn_id = fn_id;
+  ev->fn_name = g_strdup(name);
+  ev->causes = tr_retrace_causes_new();
+  g_ptr_array_add(ev->causes, tr_retrace_cause_new("x", TR_CAUSE_SHAPE, cause));
+  tr_event_set_site(ev, "<cell 3>", 7, 3);
+  tr_event_bus_emit(s->bus, ev);
+}
+
+/* ---- formats ---- */
+
+static void
+test_format_duration(void)
+{
+  static const struct {
+    gint64 ns;
+    const char *text;
+  } cases[] = {
+      {850, "850 ns"},        {12500, "12.5 µs"}, {3400000, "3.40 ms"},
+      {1250000000, "1.25 s"}, {0, "0 ns"},        {-1, "—"},
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    g_autofree char *text = td_format_duration_ns(cases[i].ns);
+    g_assert_cmpstr(text, ==, cases[i].text);
+  }
+}
+
+static void
+test_format_count(void)
+{
+  g_autofree char *small = td_format_count(999);
+  g_autofree char *big = td_format_count(1234567);
+  g_autofree char *zero = td_format_count(0);
+  g_assert_cmpstr(small, ==, "999");
+  g_assert_cmpstr(big, ==, "1\u202f234\u202f567");
+  g_assert_cmpstr(zero, ==, "0");
+}
+
+static void
+test_format_hit_rate(void)
+{
+  g_autofree char *none = td_format_hit_rate(0, 0, 0);
+  g_autofree char *two_thirds = td_format_hit_rate(2.0 / 3.0, 2, 1);
+  g_autofree char *all = td_format_hit_rate(1, 5, 0);
+  g_assert_cmpstr(none, ==, "—");
+  g_assert_cmpstr(two_thirds, ==, "66.7 %");
+  g_assert_cmpstr(all, ==, "100.0 %");
+}
+
+static void
+test_format_site(void)
+{
+  g_autofree char *cell = td_format_site("<cell 3>", 5);
+  g_autofree char *none = td_format_site(NULL, 5);
+  g_autofree char *no_line = td_format_site("a.py", 0);
+  g_assert_cmpstr(cell, ==, "<cell 3>:5");
+  g_assert_cmpstr(none, ==, "");
+  g_assert_cmpstr(no_line, ==, "a.py");
+}
+
+static void
+test_format_details(void)
+{
+  g_autoptr(TrEvent) retrace = tr_event_new(TR_EVENT_RETRACE_CAUSE);
+  retrace->causes = tr_retrace_causes_new();
+  g_ptr_array_add(retrace->causes, tr_retrace_cause_new("x", TR_CAUSE_SHAPE,
+                                                        "arg 'x': shape (3,) does not match (2,)"));
+  g_ptr_array_add(
+      retrace->causes,
+      tr_retrace_cause_new("n", TR_CAUSE_PYTHON_VALUE, "arg 'n': Python value 20, traces have 10"));
+  g_autofree char *causes = td_format_event_details(retrace);
+  g_assert_cmpstr(
+      causes, ==,
+      "arg 'x': shape (3,) does not match (2,); arg 'n': Python value 20, traces have 10");
+
+  g_autoptr(TrEvent) call = tr_event_new(TR_EVENT_CALL);
+  call->outcome = TR_OUTCOME_HIT;
+  call->cf_id = 4;
+  call->candidates = 2;
+  call->reason = g_strdup("most specific");
+  g_autofree char *hit = td_format_event_details(call);
+  g_assert_cmpstr(hit, ==, "hit → concrete #4 (2 candidates: most specific)");
+
+  g_autoptr(TrEvent) end = tr_event_new(TR_EVENT_TRACE_END);
+  end->cf_id = 4;
+  end->nodes = 12;
+  end->dur_ns = 3400000;
+  g_autofree char *traced = td_format_event_details(end);
+  g_assert_cmpstr(traced, ==, "concrete #4, 12 nodes, 3.40 ms");
+
+  g_autoptr(TrEvent) cell = tr_event_new(TR_EVENT_CELL_START);
+  cell->cell = 3;
+  cell->text = g_strdup("f(1)\nf(2)");
+  g_autofree char *source = td_format_event_details(cell);
+  g_assert_cmpstr(source, ==, "In [3]  f(1) …");
+
+  for (int k = 0; k < TR_EVENT_N_KINDS; k++) {
+    g_autoptr(TrEvent) blank = tr_event_new((TrEventKind)k);
+    g_autofree char *text = td_format_event_details(blank); /* never NULL, never a crash */
+    g_assert_nonnull(text);
+    g_assert_cmpstr(td_format_kind_label((TrEventKind)k), !=, "event");
+  }
+}
+
+/* ---- the event filter ---- */
+
+static void
+test_filter_matches(void)
+{
+  g_autoptr(TrEvent) ev = tr_event_new(TR_EVENT_RETRACE_CAUSE);
+  ev->fn_name = g_strdup("Train_Step");
+  ev->causes = tr_retrace_causes_new();
+  g_ptr_array_add(ev->causes, tr_retrace_cause_new("x", TR_CAUSE_DTYPE, "arg 'x': dtype float32"));
+  tr_event_set_site(ev, "<cell 4>", 2, 4);
+  g_assert_true(td_event_matches(ev, TR_EVENT_N_KINDS, ""));
+  g_assert_true(td_event_matches(ev, TR_EVENT_RETRACE_CAUSE, NULL));
+  g_assert_false(td_event_matches(ev, TR_EVENT_CALL, ""));
+  g_assert_true(td_event_matches(ev, TR_EVENT_N_KINDS, "train_step")); /* Function, any case */
+  g_assert_true(td_event_matches(ev, TR_EVENT_N_KINDS, "float32"));    /* details */
+  g_assert_true(td_event_matches(ev, TR_EVENT_N_KINDS, "cell 4>:2"));  /* site */
+  g_assert_true(td_event_matches(ev, TR_EVENT_N_KINDS, "retrace"));    /* kind */
+  g_assert_false(td_event_matches(ev, TR_EVENT_N_KINDS, "int64"));
+  g_assert_false(td_event_matches(ev, TR_EVENT_CALL, "train_step"));
+}
+
+static void
+test_filter_text_change(void)
+{
+  g_assert_cmpint(td_event_filter_text_change("", "f"), ==, GTK_FILTER_CHANGE_MORE_STRICT);
+  g_assert_cmpint(td_event_filter_text_change("tra", "trace"), ==, GTK_FILTER_CHANGE_MORE_STRICT);
+  g_assert_cmpint(td_event_filter_text_change("trace", "ace"), ==, GTK_FILTER_CHANGE_LESS_STRICT);
+  g_assert_cmpint(td_event_filter_text_change("trace", ""), ==, GTK_FILTER_CHANGE_LESS_STRICT);
+  g_assert_cmpint(td_event_filter_text_change("hit", "miss"), ==, GTK_FILTER_CHANGE_DIFFERENT);
+}
+
+static void
+record_change(GtkFilter *filter, GtkFilterChange change, gpointer user_data)
+{
+  g_array_append_val((GArray *)user_data, change);
+}
+
+static void
+test_filter_signals(void)
+{
+  g_autoptr(TdEventFilter) filter = td_event_filter_new();
+  g_autoptr(GArray) changes = g_array_new(FALSE, FALSE, sizeof(GtkFilterChange));
+  g_signal_connect(filter, "changed", G_CALLBACK(record_change), changes);
+  g_assert_cmpint(gtk_filter_get_strictness(GTK_FILTER(filter)), ==, GTK_FILTER_MATCH_ALL);
+  td_event_filter_set_text(filter, "Tr");
+  td_event_filter_set_text(filter, "tr"); /* same once case-folded: no change */
+  td_event_filter_set_text(filter, "tra");
+  td_event_filter_set_text(filter, "");
+  td_event_filter_set_kind(filter, TR_EVENT_CALL);
+  td_event_filter_set_kind(filter, TR_EVENT_ERROR);
+  td_event_filter_set_kind(filter, TR_EVENT_N_KINDS);
+  static const GtkFilterChange expected[] = {
+      GTK_FILTER_CHANGE_MORE_STRICT, GTK_FILTER_CHANGE_MORE_STRICT, GTK_FILTER_CHANGE_LESS_STRICT,
+      GTK_FILTER_CHANGE_MORE_STRICT, GTK_FILTER_CHANGE_DIFFERENT,   GTK_FILTER_CHANGE_LESS_STRICT,
+  };
+  g_assert_cmpuint(changes->len, ==, G_N_ELEMENTS(expected));
+  for (guint i = 0; i < changes->len; i++)
+    g_assert_cmpint(g_array_index(changes, GtkFilterChange, i), ==, expected[i]);
+  g_assert_cmpstr(td_event_filter_get_text(filter), ==, "");
+  g_assert_cmpint(gtk_filter_get_strictness(GTK_FILTER(filter)), ==, GTK_FILTER_MATCH_ALL);
+}
+
+/* The filter over a store's events model, as the log uses it. */
+static void
+test_filter_store_events(void)
+{
+  Session s;
+  session_init(&s);
+  emit_created(&s, 1, "f");
+  emit_call(&s, 1, "f", TR_OUTCOME_MISS, 3);
+  emit_retrace(&s, 1, "f", "arg 'x': shape (3,) does not match (2,)");
+  emit_call(&s, 1, "f", TR_OUTCOME_HIT, 4);
+  g_autoptr(TdStore) store = td_store_new(G_MAXUINT);
+  td_store_apply_events(store, s.events);
+
+  TdEventFilter *filter = td_event_filter_new();
+  g_autoptr(GtkFilterListModel) model =
+      gtk_filter_list_model_new(g_object_ref(td_store_get_events(store)), GTK_FILTER(filter));
+  g_assert_cmpuint(g_list_model_get_n_items(G_LIST_MODEL(model)), ==, 4);
+  td_event_filter_set_kind(filter, TR_EVENT_CALL);
+  g_assert_cmpuint(g_list_model_get_n_items(G_LIST_MODEL(model)), ==, 2);
+  td_event_filter_set_text(filter, "hit");
+  g_assert_cmpuint(g_list_model_get_n_items(G_LIST_MODEL(model)), ==, 1);
+  td_event_filter_set_kind(filter, TR_EVENT_N_KINDS);
+  td_event_filter_set_text(filter, "does not match");
+  g_assert_cmpuint(g_list_model_get_n_items(G_LIST_MODEL(model)), ==, 1);
+  g_autoptr(TdEventItem) item = g_list_model_get_item(G_LIST_MODEL(model), 0);
+  g_assert_cmpint(td_event_item_get_event(item)->kind, ==, TR_EVENT_RETRACE_CAUSE);
+
+  /* New events are filtered as they arrive. */
+  g_ptr_array_set_size(s.events, 0);
+  emit_retrace(&s, 1, "f", "arg 'x': shape (4,) does not match (2,)");
+  td_store_apply_events(store, s.events);
+  g_assert_cmpuint(g_list_model_get_n_items(G_LIST_MODEL(model)), ==, 2);
+  session_clear(&s);
+}
+
+/* ---- the Functions table's sorters and cells ---- */
+
+/* Names of a model's Functions, in order, joined by spaces. */
+static char *
+names_of(GListModel *model)
+{
+  GString *out = g_string_new(NULL);
+  for (guint i = 0; i < g_list_model_get_n_items(model); i++) {
+    g_autoptr(GObject) item = g_list_model_get_item(model, i);
+    g_autofree char *name = td_functions_format_cell("name", item);
+    g_string_append_printf(out, "%s%s", i ? " " : "", name);
+  }
+  return g_string_free(out, FALSE);
+}
+
+static void
+test_functions_sorters(void)
+{
+  Session s;
+  session_init(&s);
+  /* b: 3 calls (1 miss, 2 hits); a: 1 call (miss); c: 2 calls (eager). */
+  emit_created(&s, 1, "b");
+  emit_created(&s, 2, "a");
+  emit_created(&s, 3, "c");
+  emit_call(&s, 1, "b", TR_OUTCOME_MISS, 1);
+  emit_call(&s, 1, "b", TR_OUTCOME_HIT, 2);
+  emit_call(&s, 1, "b", TR_OUTCOME_HIT, 3);
+  emit_call(&s, 2, "a", TR_OUTCOME_MISS, 4);
+  emit_call(&s, 3, "c", TR_OUTCOME_EAGER, 5);
+  emit_call(&s, 3, "c", TR_OUTCOME_EAGER, 6);
+  emit_retrace(&s, 2, "a", "first call");
+  g_autoptr(TdStore) store = td_store_new(G_MAXUINT);
+  td_store_apply_events(store, s.events);
+
+  GListModel *fns = td_store_get_functions(store);
+  g_autoptr(GtkSortListModel) sorted =
+      gtk_sort_list_model_new(g_object_ref(fns), td_functions_sorter_new("calls"));
+  g_autofree char *by_calls = names_of(G_LIST_MODEL(sorted));
+  g_assert_cmpstr(by_calls, ==, "a c b"); /* ascending */
+
+  gtk_sort_list_model_set_sorter(sorted, NULL);
+  g_autoptr(GtkSorter) by_name_sorter = td_functions_sorter_new("name");
+  gtk_sort_list_model_set_sorter(sorted, by_name_sorter);
+  g_autofree char *by_name = names_of(G_LIST_MODEL(sorted));
+  g_assert_cmpstr(by_name, ==, "a b c");
+
+  g_autoptr(GtkSorter) rate_sorter = td_functions_sorter_new("hit-rate");
+  gtk_sort_list_model_set_sorter(sorted, rate_sorter);
+  g_autofree char *by_rate = names_of(G_LIST_MODEL(sorted));
+  g_assert_true(g_str_has_suffix(by_rate, "b")); /* b hits 2 of 3: the highest */
+
+  g_assert_null(td_functions_sorter_new("no such column"));
+
+  /* Cells: b is the last by hit rate. */
+  g_autoptr(GObject) b = g_list_model_get_item(G_LIST_MODEL(sorted), 2);
+  static const struct {
+    const char *column;
+    const char *text;
+  } cells[] = {{"name", "b"},   {"calls", "3"},         {"hits", "2"},
+               {"misses", "1"}, {"hit-rate", "66.7 %"}, {"last-cause", ""}};
+  for (guint i = 0; i < G_N_ELEMENTS(cells); i++) {
+    g_autofree char *text = td_functions_format_cell(cells[i].column, b);
+    g_assert_cmpstr(text, ==, cells[i].text);
+  }
+  g_autoptr(GObject) c = g_list_model_get_item(fns, 2); /* creation order: b a c */
+  g_autofree char *c_name = td_functions_format_cell("name", c);
+  g_autofree char *c_rate = td_functions_format_cell("hit-rate", c);
+  g_assert_cmpstr(c_name, ==, "c");
+  g_assert_cmpstr(c_rate, ==, "—"); /* eager only: no graph call */
+
+  /* Live: more calls of a, then the sorter re-sorts when told (as the view does per batch). */
+  g_ptr_array_set_size(s.events, 0);
+  for (int i = 0; i < 5; i++)
+    emit_call(&s, 2, "a", TR_OUTCOME_HIT, 10);
+  td_store_apply_events(store, s.events);
+  g_autoptr(GtkSorter) calls_sorter = td_functions_sorter_new("calls");
+  gtk_sort_list_model_set_sorter(sorted, calls_sorter);
+  g_autofree char *live = names_of(G_LIST_MODEL(sorted));
+  g_assert_cmpstr(live, ==, "c b a");
+  g_autoptr(GObject) a = g_list_model_get_item(G_LIST_MODEL(sorted), 2);
+  g_autofree char *a_cause = td_functions_format_cell("last-cause", a);
+  g_assert_cmpstr(a_cause, ==, "first call");
+  session_clear(&s);
+}
+
+int
+main(int argc, char **argv)
+{
+  g_test_init(&argc, &argv, NULL);
+  g_test_add_func("/gui/format/duration", test_format_duration);
+  g_test_add_func("/gui/format/count", test_format_count);
+  g_test_add_func("/gui/format/hit-rate", test_format_hit_rate);
+  g_test_add_func("/gui/format/site", test_format_site);
+  g_test_add_func("/gui/format/event-details", test_format_details);
+  g_test_add_func("/gui/event-filter/matches", test_filter_matches);
+  g_test_add_func("/gui/event-filter/text-change", test_filter_text_change);
+  g_test_add_func("/gui/event-filter/signals", test_filter_signals);
+  g_test_add_func("/gui/event-filter/store-events", test_filter_store_events);
+  g_test_add_func("/gui/functions/sorters-and-cells", test_functions_sorters);
+  return g_test_run();
+}

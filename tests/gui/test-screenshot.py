@@ -1,0 +1,68 @@
+#!/usr/bin/python3
+"""`trellis-debugger --screenshot OUT.png NOTEBOOK` under Xvfb (DESIGN "Programs"): it runs the
+notebook standalone, waits until it finished and the window is idle, and writes a PNG of the
+whole window: 1400x900, not one flat colour. A missing notebook makes it fail with a message.
+Usage: test-screenshot.py NOTEBOOK (TRELLIS_DEBUGGER in the environment)"""
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pngcheck import distinct_colours, read_png  # noqa: E402
+
+DEBUGGER = os.environ["TRELLIS_DEBUGGER"]
+XVFB = ["xvfb-run", "-a", "-s", "-screen 0 1920x1200x24"]
+failures = 0
+
+
+def check(name, ok, detail=""):
+    global failures
+    print("%s %s" % ("ok" if ok else "FAIL", name))
+    if not ok:
+        failures += 1
+        print("  " + str(detail).replace("\n", "\n  "))
+
+
+def screenshot(out, target):
+    env = dict(os.environ, GDK_BACKEND="x11", NO_AT_BRIDGE="1")
+    return subprocess.run(XVFB + [DEBUGGER, "--screenshot", out, target], capture_output=True,
+                          text=True, timeout=240, env=env)
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    out = os.path.join(tmp, "window.png")
+    run = screenshot(out, sys.argv[1])
+    check("exits 0", run.returncode == 0, run.stderr)
+    check("writes the PNG", os.path.exists(out), run.stderr)
+    check("no sanitizer report or critical warning",
+          "Sanitizer" not in run.stderr and "CRITICAL" not in run.stderr, run.stderr)
+    if os.path.exists(out):
+        width, height, channels, bps, rows = read_png(out)
+        check("has the window's size", (width, height) == (1400, 900), (width, height))
+        colours = distinct_colours(rows, channels, bps)
+        check("is not one flat colour", colours > 20, "%d colours" % colours)
+
+    broken = os.path.join(tmp, "broken.ipynb")
+    with open(broken, "w") as f:
+        f.write('{"cells": [')
+    bad = screenshot(os.path.join(tmp, "broken.png"), broken)
+    check("a malformed notebook fails with a message",
+          bad.returncode == 1 and "broken.ipynb" in bad.stderr, bad.stderr)
+
+    script = os.path.join(tmp, "raises.py")
+    with open(script, "w") as f:
+        f.write("import tensorflow as tf\nf = tf.function(lambda x: x + 1)\nf(1)\nraise ValueError('stop')\n")
+    run = screenshot(os.path.join(tmp, "raises.png"), script)
+    check("a script that raises is still shown", run.returncode == 0 and
+          os.path.exists(os.path.join(tmp, "raises.png")), run.stderr)
+
+    missing = os.path.join(tmp, "missing.ipynb")
+    bad = screenshot(os.path.join(tmp, "bad.png"), missing)
+    check("a missing notebook fails", bad.returncode != 0, bad.stderr)
+    check("and says why", "missing.ipynb" in bad.stderr or "No such file" in bad.stderr, bad.stderr)
+    check("without a PNG", not os.path.exists(os.path.join(tmp, "bad.png")))
+    check("without a crash", "AddressSanitizer" not in bad.stderr and bad.returncode in (1, 2),
+          bad.returncode)
+
+sys.exit(1 if failures else 0)
