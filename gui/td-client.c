@@ -288,7 +288,8 @@ struct _TdClient {
   char *path;         /* standalone: the .py or .ipynb */
   GPtrArray *cells;   /* standalone: sources to run (char*, owned); one for a script */
   bool notebook;      /* standalone: cells are a notebook's, results are printed */
-  LangState *L;       /* standalone: the running session's state, or NULL (under lock) */
+  LangState *L;       /* standalone: the session's state, or NULL (under lock) */
+  GCond stopped;      /* standalone: signalled with `lock` when `stop` is set */
 };
 
 static void
@@ -314,6 +315,7 @@ client_new(const TdClientCallbacks *callbacks, gpointer data, GMainContext *cont
   client->wake_fd = -1;
   client->eager_request = -1;
   g_mutex_init(&client->lock);
+  g_cond_init(&client->stopped);
   return client;
 }
 
@@ -353,6 +355,7 @@ td_client_free(TdClient *client)
     g_mutex_lock(&client->lock);
     if (client->L)
       lang_state_interrupt(client->L);
+    g_cond_broadcast(&client->stopped);
     g_mutex_unlock(&client->lock);
     g_usleep(10000);
   }
@@ -365,6 +368,7 @@ td_client_free(TdClient *client)
   if (client->cells)
     g_ptr_array_unref(client->cells);
   g_mutex_clear(&client->lock);
+  g_cond_clear(&client->stopped);
   outbox_unref(client->outbox);
   g_free(client);
 }
@@ -1199,12 +1203,16 @@ local_main(gpointer data)
   g_mutex_unlock(&client->lock);
 
   g_autofree char *error = run_cells(client, interp);
+  push_status(client->outbox, TD_CLIENT_FINISHED, error ? error : "ok");
 
+  /* The session stays until the client is freed: the eager switch still acts on it (and its
+   * eager_mode event still arrives) after the last cell. */
   g_mutex_lock(&client->lock);
+  while (!atomic_load(&client->stop))
+    g_cond_wait(&client->stopped, &client->lock);
   client->L = NULL;
   g_mutex_unlock(&client->lock);
   lang_interp_free(interp);
-  push_status(client->outbox, TD_CLIENT_FINISHED, error ? error : "ok");
   atomic_store(&client->done, true);
   return NULL;
 }

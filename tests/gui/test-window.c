@@ -1,0 +1,135 @@
+/* test-window.c — a real debugger window (under Xvfb) running a script in-process: the "Run
+ * functions eagerly" switch follows the session (a cell's tf.config.run_functions_eagerly), and
+ * the user's switch and its shortcut's action change the session's mode. */
+#include <gtk/gtk.h>
+
+#include <glib/gstdio.h>
+
+#include "td-window.h"
+
+static const char script[] = "import tensorflow as tf\n"
+                             "@tf.function\n"
+                             "def f(x):\n"
+                             "    return x + 1\n"
+                             "f(tf.constant(1))\n"
+                             "f(tf.constant(2))\n"
+                             "tf.config.run_functions_eagerly(True)\n"
+                             "f(tf.constant(3))\n";
+
+/* The first GtkSwitch under `w`, depth first. */
+static GtkSwitch *
+find_switch(GtkWidget *w)
+{
+  if (GTK_IS_SWITCH(w))
+    return GTK_SWITCH(w);
+  for (GtkWidget *c = gtk_widget_get_first_child(w); c; c = gtk_widget_get_next_sibling(c)) {
+    GtkSwitch *s = find_switch(c);
+    if (s)
+      return s;
+  }
+  return NULL;
+}
+
+typedef gboolean (*Predicate)(TdWindow *win, GtkSwitch *sw);
+
+/* Runs the main loop until `done` holds (or 20 s pass: a failure). */
+static void
+wait_for(TdWindow *win, GtkSwitch *sw, Predicate done, const char *what)
+{
+  gint64 deadline = g_get_monotonic_time() + 20 * G_USEC_PER_SEC;
+  while (!done(win, sw)) {
+    if (g_get_monotonic_time() > deadline)
+      g_error("timed out waiting until %s", what);
+    g_main_context_iteration(NULL, FALSE);
+    g_usleep(1000);
+  }
+}
+
+static gboolean
+session_eager(TdWindow *win)
+{
+  TdStore *store = td_window_get_store(win);
+  return store && tr_state_eager(td_store_get_state(store));
+}
+
+static gboolean
+finished_eager_on(TdWindow *win, GtkSwitch *sw)
+{
+  return td_window_get_status(win, NULL) == TD_CLIENT_FINISHED && session_eager(win) &&
+         gtk_switch_get_state(sw) && gtk_switch_get_active(sw);
+}
+
+static gboolean
+eager_off(TdWindow *win, GtkSwitch *sw)
+{
+  return !session_eager(win) && !gtk_switch_get_state(sw) && !gtk_switch_get_active(sw);
+}
+
+static gboolean
+eager_on(TdWindow *win, GtkSwitch *sw)
+{
+  return session_eager(win) && gtk_switch_get_state(sw);
+}
+
+/* Counts eager_mode events that reached the window's store. */
+static guint
+eager_events(TdWindow *win)
+{
+  GPtrArray *events = tr_state_events(td_store_get_state(td_window_get_store(win)));
+  guint n = 0;
+  for (guint i = 0; i < events->len; i++)
+    n += ((TrEvent *)events->pdata[i])->kind == TR_EVENT_EAGER_TOGGLED;
+  return n;
+}
+
+static void
+test_eager_switch_both_ways(void)
+{
+  g_autoptr(GtkApplication) app =
+      gtk_application_new("org.trellis.Debugger.Test", G_APPLICATION_NON_UNIQUE);
+  g_autoptr(GError) error = NULL;
+  g_assert_true(g_application_register(G_APPLICATION(app), NULL, &error));
+
+  g_autofree char *dir = g_dir_make_tmp("td-window-XXXXXX", &error);
+  g_assert_no_error(error);
+  g_autofree char *path = g_build_filename(dir, "eager.py", NULL);
+  g_assert_true(g_file_set_contents(path, script, -1, &error));
+
+  TdWindow *win = td_window_new(app);
+  gtk_window_present(GTK_WINDOW(win));
+  GtkSwitch *sw = find_switch(GTK_WIDGET(win));
+  g_assert_nonnull(sw);
+  g_assert_true(td_window_open_file(win, path, &error));
+  g_assert_no_error(error);
+
+  /* The session turned eager mode on: the switch shows it. */
+  wait_for(win, sw, finished_eager_on, "the script finished with eager mode on");
+  g_assert_cmpuint(eager_events(win), ==, 1);
+
+  /* The user turns it off: the session's mode follows, and its event comes back. */
+  gtk_switch_set_active(sw, FALSE);
+  wait_for(win, sw, eager_off, "the switch turned eager mode off");
+  g_assert_cmpuint(eager_events(win), ==, 2);
+
+  /* Ctrl+Shift+E's action turns it on again. */
+  g_assert_true(gtk_widget_activate_action(GTK_WIDGET(win), "win.toggle-eager", NULL));
+  wait_for(win, sw, eager_on, "the action turned eager mode on");
+  g_assert_cmpuint(eager_events(win), ==, 3);
+
+  gtk_window_destroy(GTK_WINDOW(win));
+  while (g_main_context_iteration(NULL, FALSE))
+    ;
+  g_unlink(path);
+  g_rmdir(dir);
+}
+
+int
+main(int argc, char **argv)
+{
+  g_test_init(&argc, &argv, NULL);
+  /* Without a session bus under Xvfb, GTK warns that it cannot reach one: only criticals fail. */
+  g_log_set_always_fatal(G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_ERROR);
+  gtk_init();
+  g_test_add_func("/gui/window/eager-switch-both-ways", test_eager_switch_both_ways);
+  return g_test_run();
+}
