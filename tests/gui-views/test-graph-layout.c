@@ -266,7 +266,12 @@ test_thousand_nodes(void)
   g_assert_no_error(error);
   g_test_message("1,000-node chain+fan laid out in %.3f s (Graphviz %.3f s)", seconds,
                  td_graph_layout_get_seconds(layout));
-  g_assert_cmpfloat(seconds, <, 1.0);
+  /* The 1 s bound is for an optimised build; under the sanitizers (with full stacks on every
+   * allocation) the layout only has to finish. */
+  if (g_strcmp0(g_getenv("TRELLIS_SANITIZED"), "1") == 0)
+    g_test_message("sanitizer build: the 1 s bound is not asserted");
+  else
+    g_assert_cmpfloat(seconds, <, 1.0);
 
   guint proxies = 0;
   for (guint i = 0; i < td_graph_layout_n_nodes(layout); i++) {
