@@ -7,13 +7,17 @@
  *     cells) fed to a TdStore in batches as the client delivers them, with a TdTimeline in a
  *     window drawing them, until a million events are kept. Measured: the events per second
  *     sustained and the longest main-loop stall (the largest gap between ticks of a 5 ms
- *     timeout; target under 50 ms).
+ *     timeout; target under 50 ms). Run twice: the timeline alone, then the whole debugger
+ *     window (Functions table, event log and timeline all fed by its store).
  *
  * Part 2 needs a display: `meson test --benchmark` runs it under xvfb-run. Usage:
  * bench-debugger [SECONDS] (default 10: a million events at 100,000 a second).
  */
 #include "td-graph-layout.h"
 #include "td-timeline.h"
+#include "td-window.h"
+
+#include <glib/gstdio.h>
 
 #define N_FUNCTIONS    50
 #define EVENTS_PER_SEC 100000
@@ -63,23 +67,24 @@ bench_layout(void)
 
 /* The synthetic session. */
 typedef struct {
-  TdStore *store;       /* fed */
-  GMainLoop *loop;      /* quit when done */
-  guint64 seq;          /* last sequence number */
-  gint64 ts;            /* synthetic clock, ns */
-  gint64 next_cell_ts;  /* when the next cell starts */
-  gint64 cell;          /* current cell number */
-  guint64 n_events;     /* events fed */
-  guint64 target;       /* events to feed */
-  gint64 start_us;      /* wall clock at the start */
-  gint64 last_tick_us;  /* the stall probe's last tick */
-  gint64 max_gap_us;    /* the longest gap between its ticks */
-  gint64 max_gap_at_us; /* when it ended, from the start */
-  gint64 apply_us;      /* time inside td_store_apply_events */
-  gint64 max_apply_us;  /* the longest batch */
-  guint frames;         /* frames the timeline drew */
-  guint fn_turn;        /* which Function calls next */
-  guint n_batches;      /* batches fed */
+  TdStore *store;          /* fed */
+  GMainLoop *loop;         /* quit when done */
+  guint64 seq;             /* last sequence number */
+  gint64 ts;               /* synthetic clock, ns */
+  gint64 next_cell_ts;     /* when the next cell starts */
+  gint64 cell;             /* current cell number */
+  guint64 n_events;        /* events fed */
+  guint64 target;          /* events to feed */
+  gint64 start_us;         /* wall clock at the start */
+  gint64 last_tick_us;     /* the stall probe's last tick */
+  gint64 max_gap_us;       /* the longest gap between its ticks */
+  gint64 max_gap_at_us;    /* when it ended, from the start */
+  gint64 apply_us;         /* time inside td_store_apply_events */
+  gint64 max_apply_us;     /* the longest batch */
+  guint frames;            /* frames the timeline drew */
+  guint fn_turn;           /* which Function calls next */
+  guint n_batches;         /* batches fed */
+  bool redraw_every_frame; /* draw the widget every frame (else it redraws when it changes) */
 } Session;
 
 static TrEvent *
@@ -188,8 +193,10 @@ stall_probe(gpointer data)
 static gboolean
 count_frame(GtkWidget *widget, GdkFrameClock *clock, gpointer data)
 {
-  ((Session *)data)->frames++;
-  gtk_widget_queue_draw(widget); /* keep drawing every frame, as a live view does */
+  Session *s = data;
+  s->frames++;
+  if (s->redraw_every_frame)
+    gtk_widget_queue_draw(widget); /* the timeline alone: keep drawing, as a live view does */
   return G_SOURCE_CONTINUE;
 }
 
@@ -206,35 +213,64 @@ add_function_events(Session *s)
   s->n_events += batch->len;
 }
 
-static void
-bench_ingest(double seconds)
+/* The whole debugger window, running an empty script in-process, whose store the synthetic
+ * events are then fed to (its Functions table, event log and timeline all live). */
+static TdWindow *
+open_debugger_window(GtkApplication *app, char **script_path)
 {
-  if (!gtk_init_check()) {
-    g_print("ingest: skipped (no display; run under xvfb-run)\n");
-    return;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp("bench-debugger-XXXXXX", &error);
+  *script_path = dir ? g_build_filename(dir, "empty.py", NULL) : NULL;
+  if (!*script_path || !g_file_set_contents(*script_path, "pass\n", -1, &error)) {
+    g_print("ingest (window): skipped: %s\n", error ? error->message : "no temporary directory");
+    return NULL;
   }
-  Session s = {.store = td_store_new(G_MAXUINT), .loop = g_main_loop_new(NULL, FALSE)};
-  s.target = (guint64)(seconds * EVENTS_PER_SEC);
-  GtkWidget *timeline = td_timeline_new();
-  td_timeline_set_store(TD_TIMELINE(timeline), s.store);
-  GtkWidget *window = gtk_window_new();
-  gtk_window_set_default_size(GTK_WINDOW(window), 1200, 800);
-  gtk_window_set_child(GTK_WINDOW(window), timeline);
-  gtk_window_present(GTK_WINDOW(window));
-  while (!gtk_widget_get_mapped(timeline))
+  TdWindow *win = td_window_new(app);
+  gtk_window_set_default_size(GTK_WINDOW(win), 1400, 900);
+  gtk_window_present(GTK_WINDOW(win));
+  if (!td_window_open_file(win, *script_path, &error)) {
+    g_print("ingest (window): skipped: %s\n", error->message);
+    gtk_window_destroy(GTK_WINDOW(win));
+    return NULL;
+  }
+  while (td_window_get_status(win, NULL) != TD_CLIENT_FINISHED)
     g_main_context_iteration(NULL, TRUE);
-  gtk_widget_add_tick_callback(timeline, count_frame, &s, NULL);
-  add_function_events(&s);
+  return win;
+}
 
-  s.start_us = g_get_monotonic_time();
-  guint feed = g_timeout_add(BATCH_MS, feed_batch, &s);
-  guint probe = g_timeout_add(TICK_MS, stall_probe, &s);
-  g_main_loop_run(s.loop);
-  double elapsed = (g_get_monotonic_time() - s.start_us) / 1e6;
+/* Feeds `s` (its store set) for its target, with `drawn` redrawn every frame, and prints. */
+static void
+run_ingest(Session *s, GtkWidget *drawn, const char *what)
+{
+  while (!gtk_widget_get_mapped(drawn))
+    g_main_context_iteration(NULL, TRUE);
+  gtk_widget_add_tick_callback(drawn, count_frame, s, NULL);
+  add_function_events(s);
+
+  s->start_us = g_get_monotonic_time();
+  g_timeout_add(BATCH_MS, feed_batch, s); /* removes itself */
+  guint probe = g_timeout_add(TICK_MS, stall_probe, s);
+  g_main_loop_run(s->loop);
+  double elapsed = (g_get_monotonic_time() - s->start_us) / 1e6;
   g_source_remove(probe);
-  (void)feed; /* removed itself */
 
-  /* a frame with everything kept, zoomed out: the widget's snapshot, then its rendering */
+  double rate = s->n_events / elapsed;
+  g_print("ingest (%s): %" G_GUINT64_FORMAT " events in %.2f s = %.0f events/s (target %d: %s)\n",
+          what, s->n_events, elapsed, rate, EVENTS_PER_SEC,
+          rate >= EVENTS_PER_SEC * 0.95 ? "met" : "MISSED");
+  g_print("ingest (%s): longest main-loop stall %.1f ms at %.2f s (gap between %d ms ticks; "
+          "target < 50 ms: %s); store per %d ms batch: mean %.2f ms, max %.2f ms; %u frames "
+          "(%.0f/s)\n",
+          what, s->max_gap_us / 1000.0, s->max_gap_at_us / 1e6, TICK_MS,
+          s->max_gap_us < 50000 ? "met" : "MISSED", BATCH_MS,
+          s->apply_us / 1000.0 / MAX(s->n_batches, 1), s->max_apply_us / 1000.0, s->frames,
+          s->frames / elapsed);
+}
+
+/* One frame of the timeline with everything kept, zoomed out: its snapshot, then rendering. */
+static void
+time_one_frame(GtkWidget *timeline, TdStore *store)
+{
   int w = gtk_widget_get_width(timeline), h = gtk_widget_get_height(timeline);
   gint64 t = g_get_monotonic_time();
   GtkSnapshot *snapshot = gtk_snapshot_new();
@@ -249,29 +285,61 @@ bench_ingest(double seconds)
     gsk_render_node_unref(node);
   }
   double render_ms = (g_get_monotonic_time() - t) / 1000.0;
-
-  double rate = s.n_events / elapsed;
   const TdTlIndex *index = td_timeline_get_index(TD_TIMELINE(timeline));
-  g_print("ingest: %" G_GUINT64_FORMAT " events in %.2f s = %.0f events/s (target %d: %s); "
-          "%" G_GUINT64_FORMAT " calls indexed in %u lanes\n",
-          s.n_events, elapsed, rate, EVENTS_PER_SEC,
-          rate >= EVENTS_PER_SEC * 0.95 ? "met" : "MISSED", td_tl_index_n_calls(index),
-          td_tl_index_n_lanes(index));
-  g_print("ingest: longest main-loop stall %.1f ms at %.2f s (gap between %d ms ticks; target < "
-          "50 ms: %s); "
-          "store+index per %d ms batch: mean %.2f ms, max %.2f ms; %u frames (%.0f/s)\n",
-          s.max_gap_us / 1000.0, s.max_gap_at_us / 1e6, TICK_MS,
-          s.max_gap_us < 50000 ? "met" : "MISSED", BATCH_MS,
-          s.apply_us / 1000.0 / MAX(s.n_batches, 1), s.max_apply_us / 1000.0, s.frames,
-          s.frames / elapsed);
-  g_print("ingest: one frame of the timeline (%dx%d) with %u events kept, zoomed out: "
-          "snapshot %.2f ms, rendering %.2f ms (%s)\n",
-          w, h, tr_state_events(td_store_get_state(s.store))->len, snapshot_ms, render_ms,
+  g_print("ingest: one frame of the timeline (%dx%d) with %u events kept (%" G_GUINT64_FORMAT
+          " calls in %u lanes), zoomed out: snapshot %.2f ms, rendering %.2f ms (%s)\n",
+          w, h, tr_state_events(td_store_get_state(store))->len, td_tl_index_n_calls(index),
+          td_tl_index_n_lanes(index), snapshot_ms, render_ms,
           G_OBJECT_TYPE_NAME(gtk_native_get_renderer(gtk_widget_get_native(timeline))));
+}
 
+static void
+bench_ingest_timeline(double seconds)
+{
+  Session s = {.store = td_store_new(G_MAXUINT),
+               .loop = g_main_loop_new(NULL, FALSE),
+               .redraw_every_frame = true};
+  s.target = (guint64)(seconds * EVENTS_PER_SEC);
+  GtkWidget *timeline = td_timeline_new();
+  td_timeline_set_store(TD_TIMELINE(timeline), s.store);
+  GtkWidget *window = gtk_window_new();
+  gtk_window_set_default_size(GTK_WINDOW(window), 1200, 800);
+  gtk_window_set_child(GTK_WINDOW(window), timeline);
+  gtk_window_present(GTK_WINDOW(window));
+  run_ingest(&s, timeline, "timeline alone");
+  time_one_frame(timeline, s.store);
   gtk_window_destroy(GTK_WINDOW(window));
   g_main_loop_unref(s.loop);
   g_object_unref(s.store);
+}
+
+static void
+bench_ingest_window(double seconds)
+{
+  g_autoptr(GtkApplication) app =
+      gtk_application_new("org.trellis.Debugger.Bench", G_APPLICATION_NON_UNIQUE);
+  if (!g_application_register(G_APPLICATION(app), NULL, NULL))
+    return;
+  g_autofree char *script = NULL;
+  TdWindow *win = open_debugger_window(app, &script);
+  if (!win)
+    return;
+  TdStore *store = td_window_get_store(win);
+  Session s = {.store = g_object_ref(store), .loop = g_main_loop_new(NULL, FALSE)};
+  s.seq = tr_state_last_seq(td_store_get_state(store));
+  s.ts = tr_state_last_ts(td_store_get_state(store)) + 1;
+  s.next_cell_ts = s.ts;
+  s.cell = 1;
+  s.target = (guint64)(seconds * EVENTS_PER_SEC);
+  run_ingest(&s, GTK_WIDGET(win), "debugger window: timeline, Functions, events log");
+  gtk_window_destroy(GTK_WINDOW(win));
+  while (g_main_context_iteration(NULL, FALSE))
+    ;
+  g_main_loop_unref(s.loop);
+  g_object_unref(s.store);
+  g_autofree char *dir = g_path_get_dirname(script);
+  g_unlink(script);
+  g_rmdir(dir);
 }
 
 int
@@ -279,6 +347,13 @@ main(int argc, char **argv)
 {
   double seconds = argc > 1 ? g_ascii_strtod(argv[1], NULL) : 10.0;
   bench_layout();
-  bench_ingest(seconds > 0 ? seconds : 10.0);
+  if (!gtk_init_check()) {
+    g_print("ingest: skipped (no display; run under xvfb-run)\n");
+    return 0;
+  }
+  g_log_set_always_fatal(G_LOG_LEVEL_CRITICAL);
+  if (!g_getenv("BENCH_DEBUGGER_WINDOW_ONLY"))
+    bench_ingest_timeline(seconds > 0 ? seconds : 10.0);
+  bench_ingest_window(seconds > 0 ? seconds : 10.0);
   return 0;
 }

@@ -48,7 +48,7 @@ typedef struct {
 typedef struct _TdClient TdClient;
 
 /* How many events the states of snapshots keep (tr_state_new's keep_events). */
-#define TD_CLIENT_KEEP_EVENTS 100000
+#define TD_CLIENT_KEEP_EVENTS 250000
 
 /* Failures to start a client: unreadable connection, discovery, notebook or script file. */
 #define TD_CLIENT_ERROR (td_client_error_quark())

@@ -4,6 +4,7 @@
  * it sorts and how it reads. Cells follow their item's notifications; the sort order is
  * refreshed once per batch of events, since a GtkSortListModel does not watch its items. */
 #include "td-functions-view.h"
+#include "td-label.h"
 
 #include "td-format.h"
 
@@ -27,11 +28,14 @@ struct _TdFunctionsView {
   GtkSingleSelection *selection; /* over sort_model */
   TdStore *store;                /* the data, or NULL */
   gulong store_handlers[2];      /* "function-changed", "reset" on store */
-  guint resort_id;               /* idle that re-sorts after a batch, or 0 */
+  guint resort_id;               /* timeout that re-sorts after changes, or 0 */
   gint64 selected_id;            /* Function selected (0: none) */
 };
 
 G_DEFINE_FINAL_TYPE(TdFunctionsView, td_functions_view, GTK_TYPE_WIDGET)
+
+/* The longest a changed Function waits before the table is re-sorted. */
+#define RESORT_MS 500
 
 enum { SIGNAL_FUNCTION_SELECTED, N_SIGNALS };
 static guint signals[N_SIGNALS];
@@ -128,9 +132,10 @@ static void
 cell_update(GtkLabel *label, GObject *item, const TdColumn *col)
 {
   g_autofree char *text = col->format(item, col->property);
+  /* Unchanged text is left alone (a live table updates often). */
+  if (g_strcmp0(gtk_label_get_text(label), text) == 0)
+    return;
   gtk_label_set_text(label, text);
-  if (col->expand)
-    gtk_widget_set_tooltip_text(GTK_WIDGET(label), *text ? text : NULL);
 }
 
 static void
@@ -152,6 +157,8 @@ cell_setup(GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer u
   if (col->numeric)
     gtk_widget_add_css_class(label, "numeric");
   g_object_set_data(G_OBJECT(label), "td-column", (gpointer)col);
+  if (col->expand)
+    td_label_tooltip_shows_text(GTK_LABEL(label));
   gtk_list_item_set_child(list_item, label);
 }
 
@@ -162,8 +169,9 @@ cell_bind(GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer us
   GtkWidget *label = gtk_list_item_get_child(list_item);
   GObject *item = gtk_list_item_get_item(list_item);
   cell_update(GTK_LABEL(label), item, col);
-  /* Any property: the hit rate reads "hits" and "misses" too. */
-  gulong id = g_signal_connect_object(item, "notify", G_CALLBACK(on_item_notify), label, 0);
+  /* Only the cell's own property (an item notifies "hit-rate" when hits or misses move). */
+  g_autofree char *signal = g_strconcat("notify::", col->property, NULL);
+  gulong id = g_signal_connect_object(item, signal, G_CALLBACK(on_item_notify), label, 0);
   g_object_set_data(G_OBJECT(label), "td-notify", GSIZE_TO_POINTER(id));
 }
 
@@ -242,8 +250,10 @@ static void
 on_function_changed(TdStore *store, gint64 fn_id, gpointer user_data)
 {
   TdFunctionsView *self = TD_FUNCTIONS_VIEW(user_data);
+  /* At most twice a second: a re-sort rebinds every row, and a live table that reorders
+   * faster cannot be read anyway. */
   if (self->resort_id == 0)
-    self->resort_id = g_idle_add_full(G_PRIORITY_LOW, resort_idle, self, NULL);
+    self->resort_id = g_timeout_add_full(G_PRIORITY_LOW, RESORT_MS, resort_idle, self, NULL);
 }
 
 static void

@@ -365,11 +365,15 @@ td_store_apply_events(TdStore *store, GPtrArray *events)
   guint old_shown = store->n_events_shown;
   guint now = tr_state_events(store->state)->len;
   guint removed = (guint)(tr_state_events_dropped(store->state) - dropped_before);
+  /* Two announcements, the model consistent at each: the oldest events went (the rest moved
+   * to the front), then the new ones came at the end. */
+  if (removed > 0) {
+    store->n_events_shown = old_shown - removed;
+    g_list_model_items_changed(G_LIST_MODEL(store->events), 0, removed, 0);
+  }
+  guint kept = store->n_events_shown;
   store->n_events_shown = now;
-  if (removed == 0)
-    g_list_model_items_changed(G_LIST_MODEL(store->events), old_shown, 0, now - old_shown);
-  else /* positions all moved: one replacement, so the model is never seen half-updated */
-    g_list_model_items_changed(G_LIST_MODEL(store->events), 0, old_shown, now);
+  g_list_model_items_changed(G_LIST_MODEL(store->events), kept, 0, now - kept);
   g_signal_emit(store, signals[SIG_EVENTS_CHANGED], 0, removed, now - (old_shown - removed));
 
   guint known = g_list_model_get_n_items(G_LIST_MODEL(store->functions));

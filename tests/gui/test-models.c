@@ -6,6 +6,7 @@
 #include "td-event-filter.h"
 #include "td-format.h"
 #include "td-functions-view.h"
+#include "td-paced-list.h"
 #include "td-store.h"
 
 /* ---- events through a real bus (sequence numbers and times as in a session) ---- */
@@ -345,6 +346,81 @@ test_functions_sorters(void)
   session_clear(&s);
 }
 
+/* ---- the event log's paced tail ---- */
+
+typedef struct {
+  guint changes; /* items-changed emissions */
+  guint removed; /* their removed counts, summed */
+  guint added;   /* their added counts, summed */
+} Changes;
+
+static void
+count_changes(GListModel *m, guint pos, guint removed, guint added, Changes *c)
+{
+  c->changes++;
+  c->removed += removed;
+  c->added += added;
+}
+
+static void
+append_n(GListStore *store, guint n)
+{
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func(g_object_unref);
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add(items, g_simple_action_new("item", NULL));
+  g_list_store_splice(store, g_list_model_get_n_items(G_LIST_MODEL(store)), 0, items->pdata,
+                      items->len);
+}
+
+static void
+test_paced_tail(void)
+{
+  g_autoptr(GListStore) source = g_list_store_new(G_TYPE_SIMPLE_ACTION);
+  append_n(source, 30);
+  g_autoptr(TdPacedList) paced = td_paced_list_new(G_LIST_MODEL(source), 60000, 100);
+  GListModel *m = G_LIST_MODEL(paced);
+  Changes c = {0};
+  g_signal_connect(m, "items-changed", G_CALLBACK(count_changes), &c);
+  g_assert_cmpuint(g_list_model_get_n_items(m), ==, 30);
+
+  /* Batches of appends wait for the beat, then come as one change. */
+  for (int i = 0; i < 5; i++)
+    append_n(source, 10);
+  g_assert_cmpuint(c.changes, ==, 0);
+  g_assert_cmpuint(g_list_model_get_n_items(m), ==, 30);
+  td_paced_list_flush(paced);
+  g_assert_cmpuint(c.changes, ==, 1);
+  g_assert_cmpuint(g_list_model_get_n_items(m), ==, 80);
+
+  /* Past max_items the window slides: the newest 100, the first item is source's 50th. */
+  append_n(source, 70);
+  td_paced_list_flush(paced);
+  g_assert_cmpuint(g_list_model_get_n_items(m), ==, 100);
+  g_autoptr(GObject) first = g_list_model_get_item(m, 0);
+  g_autoptr(GObject) fiftieth = g_list_model_get_item(G_LIST_MODEL(source), 50);
+  g_assert_true(first == fiftieth);
+  g_assert_null(g_list_model_get_item(m, 100));
+
+  /* The source dropping items before the window says nothing; into it, says what left. */
+  Changes before = c;
+  g_list_store_splice(source, 0, 40, NULL, 0);
+  g_assert_cmpuint(c.changes, ==, before.changes);
+  g_autoptr(GObject) still_first = g_list_model_get_item(m, 0);
+  g_assert_true(still_first == first);
+  g_list_store_splice(source, 0, 15, NULL, 0);
+  g_assert_cmpuint(c.changes, ==, before.changes + 1);
+  g_assert_cmpuint(g_list_model_get_n_items(m), ==, 95);
+  g_autoptr(GObject) head = g_list_model_get_item(m, 0);
+  g_autoptr(GObject) source_head = g_list_model_get_item(G_LIST_MODEL(source), 0);
+  g_assert_true(head == source_head);
+
+  /* Anything else shows the tail anew. */
+  g_list_store_remove(source, 10);
+  g_assert_cmpuint(g_list_model_get_n_items(m), ==, 94);
+  td_paced_list_set_source(paced, NULL);
+  g_assert_cmpuint(g_list_model_get_n_items(m), ==, 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -359,5 +435,6 @@ main(int argc, char **argv)
   g_test_add_func("/gui/event-filter/signals", test_filter_signals);
   g_test_add_func("/gui/event-filter/store-events", test_filter_store_events);
   g_test_add_func("/gui/functions/sorters-and-cells", test_functions_sorters);
+  g_test_add_func("/gui/event-log/paced-tail", test_paced_tail);
   return g_test_run();
 }
