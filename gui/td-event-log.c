@@ -28,8 +28,8 @@ struct _TdEventLog {
   GtkLabel *count;              /* "N of M events" */
   GtkScrolledWindow *scrolled;  /* around the table */
   GtkColumnView *column_view;   /* the table */
-  TdPacedList *paced;           /* the store's newest events, new ones shown 4 times a second */
-  GtkFilterListModel *filtered; /* `paced` through `filter` */
+  GtkFilterListModel *filtered; /* the store's events through `filter` */
+  TdPacedList *paced;           /* the newest of `filtered`, new ones shown 4 times a second */
   TdEventFilter *filter;        /* kind and text */
   TdStore *store;               /* the data, or NULL */
   gboolean follow;              /* scrolled to the bottom: stay there as events arrive */
@@ -39,7 +39,7 @@ struct _TdEventLog {
 G_DEFINE_FINAL_TYPE(TdEventLog, td_event_log, GTK_TYPE_WIDGET)
 
 /* The most events the log lists: the newest. */
-#define LOG_EVENTS 5000
+#define LOG_EVENTS 2000
 
 static char *
 cell_seq(const TrEvent *ev)
@@ -110,17 +110,48 @@ set_kind_class(GtkWidget *label, const TrEvent *ev)
   g_object_set_data(G_OBJECT(label), "td-class", (gpointer)cls); /* static strings */
 }
 
+/* Shows the row's current event in the cell. */
+static void
+cell_update(GtkLabel *label, TdEventItem *item, const TdLogColumn *col)
+{
+  const TrEvent *ev = item ? td_event_item_get_event(item) : NULL;
+  g_autofree char *text = ev ? col->text(ev) : g_strdup("");
+  gtk_label_set_text(label, text);
+  if (col->text == cell_kind)
+    set_kind_class(GTK_WIDGET(label), ev);
+}
+
+static void
+on_row_changed(TdEventItem *item, gpointer user_data)
+{
+  GtkLabel *label = GTK_LABEL(user_data);
+  cell_update(label, item, g_object_get_data(G_OBJECT(label), "td-column"));
+}
+
 static void
 cell_bind(GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
 {
   const TdLogColumn *col = user_data;
   GtkWidget *label = gtk_list_item_get_child(list_item);
   gpointer item = gtk_list_item_get_item(list_item);
-  const TrEvent *ev = TD_IS_EVENT_ITEM(item) ? td_event_item_get_event(item) : NULL;
-  g_autofree char *text = ev ? col->text(ev) : g_strdup("");
-  gtk_label_set_text(GTK_LABEL(label), text);
-  if (col->text == cell_kind)
-    set_kind_class(label, ev);
+  if (!TD_IS_EVENT_ITEM(item))
+    return;
+  cell_update(GTK_LABEL(label), item, col);
+  /* The row keeps its place while its event moves (td-paced-list.h). */
+  g_object_set_data(G_OBJECT(label), "td-column", (gpointer)col);
+  gulong id = g_signal_connect_object(item, "changed", G_CALLBACK(on_row_changed), label, 0);
+  g_object_set_data(G_OBJECT(label), "td-changed", GSIZE_TO_POINTER(id));
+}
+
+static void
+cell_unbind(GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
+{
+  GtkWidget *label = gtk_list_item_get_child(list_item);
+  gpointer item = gtk_list_item_get_item(list_item);
+  gulong id = GPOINTER_TO_SIZE(g_object_get_data(G_OBJECT(label), "td-changed"));
+  if (id && item)
+    g_signal_handler_disconnect(item, id);
+  g_object_set_data(G_OBJECT(label), "td-changed", NULL);
 }
 
 static void
@@ -130,6 +161,7 @@ add_columns(TdEventLog *self)
     GtkListItemFactory *factory = gtk_signal_list_item_factory_new();
     g_signal_connect(factory, "setup", G_CALLBACK(cell_setup), (gpointer)&columns[i]);
     g_signal_connect(factory, "bind", G_CALLBACK(cell_bind), (gpointer)&columns[i]);
+    g_signal_connect(factory, "unbind", G_CALLBACK(cell_unbind), (gpointer)&columns[i]);
     g_autoptr(GtkColumnViewColumn) column = gtk_column_view_column_new(columns[i].title, factory);
     gtk_column_view_column_set_expand(column, columns[i].expand);
     gtk_column_view_column_set_resizable(column, TRUE);
@@ -142,13 +174,23 @@ add_columns(TdEventLog *self)
 static void
 update_count(TdEventLog *self)
 {
-  guint shown = g_list_model_get_n_items(G_LIST_MODEL(self->filtered));
+  guint matching = g_list_model_get_n_items(G_LIST_MODEL(self->filtered));
+  guint listed = g_list_model_get_n_items(G_LIST_MODEL(self->paced));
   GListModel *all = gtk_filter_list_model_get_model(self->filtered);
   guint total = all ? g_list_model_get_n_items(all) : 0;
-  g_autofree char *n_shown = td_format_count(shown);
+  g_autofree char *n_matching = td_format_count(matching);
   g_autofree char *n_total = td_format_count(total);
-  g_autofree char *text = shown == total ? g_strdup_printf("%s events", n_total)
-                                         : g_strdup_printf("%s of %s events", n_shown, n_total);
+  g_autofree char *text = matching == total
+                              ? g_strdup_printf("%s events", n_total)
+                              : g_strdup_printf("%s of %s events", n_matching, n_total);
+  if (listed < matching || !self->follow) {
+    g_autofree char *n_listed = td_format_count(listed);
+    g_autofree char *more = !self->follow
+                                ? g_strdup_printf("%s; scrolled up, the list waits", text)
+                                : g_strdup_printf("%s, the newest %s listed", text, n_listed);
+    g_free(text);
+    text = g_steal_pointer(&more);
+  }
   gtk_label_set_text(self->count, text);
 }
 
@@ -178,6 +220,9 @@ on_scrolled(GtkAdjustment *adj, gpointer user_data)
   TdEventLog *self = TD_EVENT_LOG(user_data);
   double bottom = gtk_adjustment_get_upper(adj) - gtk_adjustment_get_page_size(adj);
   self->follow = gtk_adjustment_get_value(adj) >= bottom - 4;
+  /* A reader scrolled up: the rows stay still under them until they come back down. */
+  td_paced_list_set_paused(self->paced, !self->follow);
+  update_count(self);
 }
 
 static void
@@ -190,6 +235,7 @@ on_kind_selected(GtkDropDown *dropdown, GParamSpec *pspec, gpointer user_data)
                          ? TR_EVENT_N_KINDS
                          : (TrEventKind)(pos - 1);
   td_event_filter_set_kind(self->filter, kind);
+  td_paced_list_flush(self->paced);
 }
 
 static void
@@ -197,6 +243,7 @@ on_search_changed(GtkSearchEntry *entry, gpointer user_data)
 {
   TdEventLog *self = TD_EVENT_LOG(user_data);
   td_event_filter_set_text(self->filter, gtk_editable_get_text(GTK_EDITABLE(entry)));
+  td_paced_list_flush(self->paced);
 }
 
 void
@@ -204,7 +251,8 @@ td_event_log_set_store(TdEventLog *self, TdStore *store)
 {
   g_return_if_fail(TD_IS_EVENT_LOG(self));
   g_set_object(&self->store, store);
-  td_paced_list_set_source(self->paced, store ? td_store_get_events(store) : NULL);
+  gtk_filter_list_model_set_model(self->filtered, store ? td_store_get_events(store) : NULL);
+  td_paced_list_flush(self->paced);
   update_count(self);
 }
 
@@ -256,8 +304,10 @@ td_event_log_dispose(GObject *object)
   g_clear_pointer(&self->box, gtk_widget_unparent);
   if (self->filtered)
     g_signal_handlers_disconnect_by_data(self->filtered, self);
-  g_clear_object(&self->filtered);
+  if (self->paced)
+    g_signal_handlers_disconnect_by_data(self->paced, self);
   g_clear_object(&self->paced);
+  g_clear_object(&self->filtered);
   g_clear_object(&self->store);
   G_OBJECT_CLASS(td_event_log_parent_class)->dispose(object);
 }
@@ -275,18 +325,18 @@ td_event_log_init(TdEventLog *self)
 {
   self->filter = td_event_filter_new();
   /* The model owns the filter; `filter` stays a borrowed pointer. */
-  /* 100,000 events a second arrive in a hundred batches: the table takes them four times a
-   * second, rebinding its visible rows once per beat instead of once per batch, and lists the
-   * newest LOG_EVENTS of them (the timeline shows every event kept). */
-  self->paced = td_paced_list_new(NULL, 250, LOG_EVENTS);
-  self->filtered =
-      gtk_filter_list_model_new(g_object_ref(G_LIST_MODEL(self->paced)), GTK_FILTER(self->filter));
+  self->filtered = gtk_filter_list_model_new(NULL, GTK_FILTER(self->filter));
   gtk_filter_list_model_set_incremental(self->filtered, TRUE);
-  g_signal_connect(self->filtered, "items-changed", G_CALLBACK(on_filtered_changed), self);
+  /* 100,000 events a second arrive in a hundred batches: four times a second the table's rows
+   * move to the newest LOG_EVENTS matching ones, keeping their widgets (the timeline shows
+   * every event kept). */
+  self->paced = td_paced_list_new(G_LIST_MODEL(self->filtered), 250, LOG_EVENTS);
+  g_signal_connect(self->paced, "items-changed", G_CALLBACK(on_filtered_changed), self);
+  g_signal_connect_swapped(self->filtered, "items-changed", G_CALLBACK(update_count), self);
   self->follow = TRUE;
 
   g_autoptr(GtkSelectionModel) selection =
-      GTK_SELECTION_MODEL(gtk_no_selection_new(g_object_ref(G_LIST_MODEL(self->filtered))));
+      GTK_SELECTION_MODEL(gtk_no_selection_new(g_object_ref(G_LIST_MODEL(self->paced))));
   self->column_view = GTK_COLUMN_VIEW(gtk_column_view_new(g_steal_pointer(&selection)));
   gtk_widget_add_css_class(GTK_WIDGET(self->column_view), "data-table");
   gtk_widget_add_css_class(GTK_WIDGET(self->column_view), "event-log");

@@ -1,43 +1,37 @@
-/* td-paced-list.c — a paced window on the tail of an append-only list model (see
- * td-paced-list.h).
- *
- * The window is the source's items [base, base + shown). Appends are announced at the next
- * beat, when the window also slides to keep at most `max_items`; items the source drops from
- * its front are forgotten silently while they lie before the window.
- */
+/* td-paced-list.c — the event log's rows (see td-paced-list.h). */
 #include "td-paced-list.h"
+
+#include "td-store.h"
 
 struct _TdPacedList {
   GObject parent;
-  GListModel *source; /* owned, or NULL */
+  GListModel *source; /* of TdEventItem; owned, or NULL */
   gulong handler;     /* its items-changed handler */
-  guint base;         /* source position of this model's first item */
-  guint shown;        /* items this model has announced */
-  guint max_items;    /* the most it shows */
+  GPtrArray *rows;    /* TdEventItem*, owned: what this model lists */
+  guint max_items;    /* the most rows */
   guint interval_ms;  /* the pace */
   guint timeout_id;   /* pending beat, or 0 */
+  gboolean paused;    /* rows held still */
+  gboolean dirty;     /* the source changed while paused */
 };
 
 static GType
 paced_get_item_type(GListModel *model)
 {
-  TdPacedList *self = TD_PACED_LIST(model);
-  return self->source ? g_list_model_get_item_type(self->source) : G_TYPE_OBJECT;
+  return TD_TYPE_EVENT_ITEM;
 }
 
 static guint
 paced_get_n_items(GListModel *model)
 {
-  return TD_PACED_LIST(model)->shown;
+  return TD_PACED_LIST(model)->rows->len;
 }
 
 static gpointer
 paced_get_item(GListModel *model, guint position)
 {
   TdPacedList *self = TD_PACED_LIST(model);
-  if (!self->source || position >= self->shown)
-    return NULL;
-  return g_list_model_get_item(self->source, self->base + position);
+  return position < self->rows->len ? g_object_ref(self->rows->pdata[position]) : NULL;
 }
 
 static void
@@ -51,22 +45,12 @@ paced_model_init(GListModelInterface *iface)
 G_DEFINE_FINAL_TYPE_WITH_CODE(TdPacedList, td_paced_list, G_TYPE_OBJECT,
                               G_IMPLEMENT_INTERFACE(G_TYPE_LIST_MODEL, paced_model_init))
 
-static guint
-source_n(TdPacedList *self)
+/* The event of source item `position` (borrowed while the source keeps it), or NULL. */
+static const TrEvent *
+source_event(TdPacedList *self, guint position, TdEventItem **holder)
 {
-  return self->source ? g_list_model_get_n_items(self->source) : 0;
-}
-
-/* Everything anew: the last max_items of the source. */
-static void
-reset_window(TdPacedList *self)
-{
-  g_clear_handle_id(&self->timeout_id, g_source_remove);
-  guint n = source_n(self), old = self->shown;
-  self->base = n > self->max_items ? n - self->max_items : 0;
-  self->shown = n - self->base;
-  if (old || self->shown)
-    g_list_model_items_changed(G_LIST_MODEL(self), 0, old, self->shown);
+  *holder = g_list_model_get_item(self->source, position);
+  return *holder && TD_IS_EVENT_ITEM(*holder) ? td_event_item_get_event(*holder) : NULL;
 }
 
 void
@@ -74,24 +58,23 @@ td_paced_list_flush(TdPacedList *self)
 {
   g_return_if_fail(TD_IS_PACED_LIST(self));
   g_clear_handle_id(&self->timeout_id, g_source_remove);
-  guint n = source_n(self);
-  if (n < self->base + self->shown) { /* not an append after all */
-    reset_window(self);
-    return;
+  self->dirty = FALSE;
+  guint n_source = self->source ? g_list_model_get_n_items(self->source) : 0;
+  guint n = MIN(n_source, self->max_items), old = self->rows->len;
+  for (guint i = 0; i < n; i++) {
+    g_autoptr(TdEventItem) holder = NULL;
+    const TrEvent *ev = source_event(self, n_source - n + i, &holder);
+    if (i < old)
+      td_event_item_set_event(self->rows->pdata[i], ev);
+    else
+      g_ptr_array_add(self->rows, td_event_item_new(ev));
   }
-  guint total = n - self->base;
-  if (total > self->max_items) { /* slide: the oldest leave the front */
-    guint slide = total - self->max_items;
-    guint gone = MIN(slide, self->shown);
-    self->base += slide;
-    self->shown -= gone;
-    if (gone)
-      g_list_model_items_changed(G_LIST_MODEL(self), 0, gone, 0);
+  if (n > old)
+    g_list_model_items_changed(G_LIST_MODEL(self), old, 0, n - old);
+  else if (n < old) {
+    g_ptr_array_set_size(self->rows, n);
+    g_list_model_items_changed(G_LIST_MODEL(self), n, old - n, 0);
   }
-  guint before = self->shown;
-  self->shown = n - self->base;
-  if (self->shown > before)
-    g_list_model_items_changed(G_LIST_MODEL(self), before, 0, self->shown - before);
 }
 
 static gboolean
@@ -108,23 +91,19 @@ on_source_changed(GListModel *source, guint position, guint removed, guint added
                   gpointer user_data)
 {
   TdPacedList *self = TD_PACED_LIST(user_data);
-  if (removed == 0 && position >= self->base + self->shown) { /* appended: at the next beat */
-    if (self->timeout_id == 0)
-      self->timeout_id = g_timeout_add(self->interval_ms, on_beat, self);
-    return;
-  }
-  if (added == 0 && position == 0 && removed <= self->base + self->shown) { /* dropped oldest */
-    guint before_window = MIN(removed, self->base);
-    guint gone = removed - before_window;
-    self->base -= before_window;
-    if (gone) {
-      self->base = 0;
-      self->shown -= gone;
-      g_list_model_items_changed(G_LIST_MODEL(self), 0, gone, 0);
-    }
-    return;
-  }
-  reset_window(self);
+  if (self->paused)
+    self->dirty = TRUE;
+  else if (self->timeout_id == 0)
+    self->timeout_id = g_timeout_add(self->interval_ms, on_beat, self);
+}
+
+void
+td_paced_list_set_paused(TdPacedList *self, gboolean paused)
+{
+  g_return_if_fail(TD_IS_PACED_LIST(self));
+  self->paused = paused;
+  if (!paused && self->dirty)
+    td_paced_list_flush(self);
 }
 
 void
@@ -138,7 +117,7 @@ td_paced_list_set_source(TdPacedList *self, GListModel *source)
   self->source = source ? g_object_ref(source) : NULL;
   if (source)
     self->handler = g_signal_connect(source, "items-changed", G_CALLBACK(on_source_changed), self);
-  reset_window(self);
+  td_paced_list_flush(self);
 }
 
 static void
@@ -149,6 +128,7 @@ td_paced_list_dispose(GObject *object)
   if (self->source)
     g_clear_signal_handler(&self->handler, self->source);
   g_clear_object(&self->source);
+  g_clear_pointer(&self->rows, g_ptr_array_unref);
   G_OBJECT_CLASS(td_paced_list_parent_class)->dispose(object);
 }
 
@@ -161,6 +141,7 @@ td_paced_list_class_init(TdPacedListClass *klass)
 static void
 td_paced_list_init(TdPacedList *self)
 {
+  self->rows = g_ptr_array_new_with_free_func(g_object_unref);
 }
 
 TdPacedList *

@@ -1,11 +1,12 @@
-/* td-paced-list.h — a GListModel showing the tail of an append-only list (its last
- * `max_items`), whose growth it announces at a steady pace: a view follows 100,000 new rows a
- * second without redrawing for each batch, and the work a change costs the view does not grow
- * with everything the source keeps.
+/* td-paced-list.h — the event log's rows: the newest events of a list of TdEventItem, shown
+ * by rows that keep their places while their content moves.
  *
- * Appends to the source (items-changed at its end, nothing removed) are shown at most every
- * `interval_ms`, the window sliding forward; items the source drops from its front leave the
- * window at once (or silently when they were before it); any other change shows the tail anew.
+ * A table following a stream of 100,000 events a second cannot afford new row widgets for
+ * every change (GTK 4.8 makes a row's widgets anew for each new item). Here the rows are a
+ * fixed set of TdEventItem whose events change ("changed" signal): at most every `interval_ms`
+ * row k is pointed at the k-th of the newest `max_items` source items, and the model itself
+ * only grows or shrinks when the number of rows does. While paused (a reader scrolled up), the
+ * rows stay as they are until flushed.
  */
 #pragma once
 
@@ -16,10 +17,13 @@ G_BEGIN_DECLS
 #define TD_TYPE_PACED_LIST (td_paced_list_get_type())
 G_DECLARE_FINAL_TYPE(TdPacedList, td_paced_list, TD, PACED_LIST, GObject)
 
-/* A paced view of `source`'s last `max_items` (source may be NULL). Transfer full. */
+/* Rows for the newest `max_items` of `source` (a GListModel of TdEventItem, may be NULL).
+ * Transfer full. */
 TdPacedList *td_paced_list_new(GListModel *source, guint interval_ms, guint max_items);
 void td_paced_list_set_source(TdPacedList *self, GListModel *source);
-/* Show everything the source has now (the window slid to its end). */
+/* Point the rows at the source's newest items now (also while paused). */
 void td_paced_list_flush(TdPacedList *self);
+/* Hold the rows still (TRUE) or let them follow the source again (FALSE: flushes). */
+void td_paced_list_set_paused(TdPacedList *self, gboolean paused);
 
 G_END_DECLS

@@ -162,6 +162,8 @@ struct _TdEventItem {
 
 G_DEFINE_FINAL_TYPE(TdEventItem, td_event_item, G_TYPE_OBJECT)
 
+static guint event_item_changed_signal;
+
 static void
 td_event_item_finalize(GObject *object)
 {
@@ -173,6 +175,28 @@ static void
 td_event_item_class_init(TdEventItemClass *klass)
 {
   G_OBJECT_CLASS(klass)->finalize = td_event_item_finalize;
+  /* "changed" (): the item shows another event. */
+  event_item_changed_signal = g_signal_new("changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST,
+                                           0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+TdEventItem *
+td_event_item_new(const TrEvent *ev)
+{
+  TdEventItem *item = g_object_new(TD_TYPE_EVENT_ITEM, NULL);
+  item->event = ev ? tr_event_ref((TrEvent *)ev) : NULL;
+  return item;
+}
+
+void
+td_event_item_set_event(TdEventItem *item, const TrEvent *ev)
+{
+  g_return_if_fail(TD_IS_EVENT_ITEM(item));
+  if (item->event == ev)
+    return;
+  tr_event_unref(item->event);
+  item->event = ev ? tr_event_ref((TrEvent *)ev) : NULL;
+  g_signal_emit(item, event_item_changed_signal, 0);
 }
 
 static void
@@ -258,9 +282,7 @@ event_list_get_item(GListModel *model, guint position)
   GPtrArray *events = tr_state_events(self->store->state);
   if (position >= self->store->n_events_shown || position >= events->len)
     return NULL;
-  TdEventItem *item = g_object_new(TD_TYPE_EVENT_ITEM, NULL);
-  item->event = tr_event_ref(events->pdata[position]);
-  return item;
+  return td_event_item_new(events->pdata[position]);
 }
 
 static void

@@ -33,6 +33,11 @@ const TrStateFn *td_function_item_get_fn(TdFunctionItem *item);
 #define TD_TYPE_EVENT_ITEM (td_event_item_get_type())
 G_DECLARE_FINAL_TYPE(TdEventItem, td_event_item, TD, EVENT_ITEM, GObject)
 const TrEvent *td_event_item_get_event(TdEventItem *item); /* borrowed */
+/* A new item showing `ev` (a reference is taken; may be NULL). Transfer full. */
+TdEventItem *td_event_item_new(const TrEvent *ev);
+/* Show another event (a reference is taken); emits "changed" when it differs. An item used as a
+ * row that keeps its place while its content moves (see td-paced-list.h). */
+void td_event_item_set_event(TdEventItem *item, const TrEvent *ev);
 
 #define TD_TYPE_STORE (td_store_get_type())
 G_DECLARE_FINAL_TYPE(TdStore, td_store, TD, STORE, GObject)

@@ -346,7 +346,7 @@ test_functions_sorters(void)
   session_clear(&s);
 }
 
-/* ---- the event log's paced tail ---- */
+/* ---- the event log's rows ---- */
 
 typedef struct {
   guint changes; /* items-changed emissions */
@@ -362,61 +362,81 @@ count_changes(GListModel *m, guint pos, guint removed, guint added, Changes *c)
   c->added += added;
 }
 
+static guint64 row_seq;
+
 static void
-append_n(GListStore *store, guint n)
+append_events(GListStore *store, guint n)
 {
-  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func(g_object_unref);
-  for (guint i = 0; i < n; i++)
-    g_ptr_array_add(items, g_simple_action_new("item", NULL));
-  g_list_store_splice(store, g_list_model_get_n_items(G_LIST_MODEL(store)), 0, items->pdata,
-                      items->len);
+  for (guint i = 0; i < n; i++) {
+    g_autoptr(TrEvent) ev = tr_event_new(TR_EVENT_CALL);
+    ev->seq = ++row_seq;
+    g_autoptr(TdEventItem) item = td_event_item_new(ev);
+    g_list_store_append(store, item);
+  }
+}
+
+static guint64
+row_event_seq(GListModel *m, guint i)
+{
+  g_autoptr(TdEventItem) item = g_list_model_get_item(m, i);
+  return td_event_item_get_event(item)->seq;
 }
 
 static void
-test_paced_tail(void)
+count_row_changed(TdEventItem *item, guint *n)
 {
-  g_autoptr(GListStore) source = g_list_store_new(G_TYPE_SIMPLE_ACTION);
-  append_n(source, 30);
+  (*n)++;
+}
+
+static void
+test_paced_rows(void)
+{
+  row_seq = 0;
+  g_autoptr(GListStore) source = g_list_store_new(TD_TYPE_EVENT_ITEM);
+  append_events(source, 30);
   g_autoptr(TdPacedList) paced = td_paced_list_new(G_LIST_MODEL(source), 60000, 100);
   GListModel *m = G_LIST_MODEL(paced);
   Changes c = {0};
   g_signal_connect(m, "items-changed", G_CALLBACK(count_changes), &c);
   g_assert_cmpuint(g_list_model_get_n_items(m), ==, 30);
+  g_assert_cmpuint(row_event_seq(m, 29), ==, 30);
 
-  /* Batches of appends wait for the beat, then come as one change. */
+  /* Batches wait for the beat; then the rows grow in one change. */
   for (int i = 0; i < 5; i++)
-    append_n(source, 10);
+    append_events(source, 10);
   g_assert_cmpuint(c.changes, ==, 0);
-  g_assert_cmpuint(g_list_model_get_n_items(m), ==, 30);
   td_paced_list_flush(paced);
   g_assert_cmpuint(c.changes, ==, 1);
   g_assert_cmpuint(g_list_model_get_n_items(m), ==, 80);
 
-  /* Past max_items the window slides: the newest 100, the first item is source's 50th. */
-  append_n(source, 70);
+  /* Past max_items the rows stay (the same objects) and show the newest 100. */
+  g_autoptr(TdEventItem) row0 = g_list_model_get_item(m, 0);
+  guint row0_changed = 0;
+  g_signal_connect(row0, "changed", G_CALLBACK(count_row_changed), &row0_changed);
+  append_events(source, 70);
   td_paced_list_flush(paced);
   g_assert_cmpuint(g_list_model_get_n_items(m), ==, 100);
-  g_autoptr(GObject) first = g_list_model_get_item(m, 0);
-  g_autoptr(GObject) fiftieth = g_list_model_get_item(G_LIST_MODEL(source), 50);
-  g_assert_true(first == fiftieth);
+  g_assert_cmpuint(c.changes, ==, 2); /* grew by 20, nothing replaced */
+  g_assert_cmpuint(c.removed, ==, 0);
+  g_autoptr(TdEventItem) row0_again = g_list_model_get_item(m, 0);
+  g_assert_true(row0_again == row0);
+  g_assert_cmpuint(row0_changed, ==, 1);
+  g_assert_cmpuint(row_event_seq(m, 0), ==, 51);
+  g_assert_cmpuint(row_event_seq(m, 99), ==, 150);
   g_assert_null(g_list_model_get_item(m, 100));
 
-  /* The source dropping items before the window says nothing; into it, says what left. */
-  Changes before = c;
-  g_list_store_splice(source, 0, 40, NULL, 0);
-  g_assert_cmpuint(c.changes, ==, before.changes);
-  g_autoptr(GObject) still_first = g_list_model_get_item(m, 0);
-  g_assert_true(still_first == first);
-  g_list_store_splice(source, 0, 15, NULL, 0);
-  g_assert_cmpuint(c.changes, ==, before.changes + 1);
-  g_assert_cmpuint(g_list_model_get_n_items(m), ==, 95);
-  g_autoptr(GObject) head = g_list_model_get_item(m, 0);
-  g_autoptr(GObject) source_head = g_list_model_get_item(G_LIST_MODEL(source), 0);
-  g_assert_true(head == source_head);
+  /* Paused, the rows hold still; resumed, they catch up. */
+  td_paced_list_set_paused(paced, TRUE);
+  append_events(source, 5);
+  g_assert_cmpuint(row_event_seq(m, 99), ==, 150);
+  td_paced_list_set_paused(paced, FALSE);
+  g_assert_cmpuint(row_event_seq(m, 99), ==, 155);
 
-  /* Anything else shows the tail anew. */
-  g_list_store_remove(source, 10);
-  g_assert_cmpuint(g_list_model_get_n_items(m), ==, 94);
+  /* A source that shrank below max_items: fewer rows. */
+  g_list_store_splice(source, 0, 100, NULL, 0);
+  td_paced_list_flush(paced);
+  g_assert_cmpuint(g_list_model_get_n_items(m), ==, 55);
+  g_assert_cmpuint(row_event_seq(m, 0), ==, 101);
   td_paced_list_set_source(paced, NULL);
   g_assert_cmpuint(g_list_model_get_n_items(m), ==, 0);
 }
@@ -435,6 +455,6 @@ main(int argc, char **argv)
   g_test_add_func("/gui/event-filter/signals", test_filter_signals);
   g_test_add_func("/gui/event-filter/store-events", test_filter_store_events);
   g_test_add_func("/gui/functions/sorters-and-cells", test_functions_sorters);
-  g_test_add_func("/gui/event-log/paced-tail", test_paced_tail);
+  g_test_add_func("/gui/event-log/rows-keep-their-places", test_paced_rows);
   return g_test_run();
 }
