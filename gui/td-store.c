@@ -261,6 +261,8 @@ struct _TdStore {
   TdEventList *events;   /* the events model */
   guint n_events_shown;  /* length of the events model as last announced */
   bool eager;            /* last eager value announced */
+  guint fn_interval_ms;  /* refresh Functions at most this often (0: every batch) */
+  guint fn_timeout_id;   /* pending refresh, or 0 */
 };
 
 enum { SIG_RESET, SIG_EVENTS_CHANGED, SIG_FUNCTION_CHANGED, SIG_EAGER_CHANGED, N_SIGNALS };
@@ -289,6 +291,7 @@ static void
 td_store_dispose(GObject *object)
 {
   TdStore *self = TD_STORE(object);
+  g_clear_handle_id(&self->fn_timeout_id, g_source_remove);
   g_clear_object(&self->functions);
   g_clear_object(&self->events);
   g_clear_pointer(&self->state, tr_state_free);
@@ -364,6 +367,7 @@ td_store_load(TdStore *store, TrState *state)
   guint old_events = store->n_events_shown;
   tr_state_free(store->state);
   store->state = state;
+  g_clear_handle_id(&store->fn_timeout_id, g_source_remove);
   guint n_fns = g_list_model_get_n_items(G_LIST_MODEL(store->functions));
   g_list_store_splice(store->functions, 0, n_fns, NULL, 0);
   append_new_functions(store);
@@ -371,6 +375,40 @@ td_store_load(TdStore *store, TrState *state)
   g_list_model_items_changed(G_LIST_MODEL(store->events), 0, old_events, store->n_events_shown);
   g_signal_emit(store, signals[SIG_RESET], 0);
   announce_eager(store);
+}
+
+/* New Functions listed, changed ones notified. */
+static void
+refresh_functions(TdStore *store)
+{
+  guint known = g_list_model_get_n_items(G_LIST_MODEL(store->functions));
+  append_new_functions(store);
+  guint n = g_list_model_get_n_items(G_LIST_MODEL(store->functions));
+  for (guint i = 0; i < n; i++) {
+    g_autoptr(TdFunctionItem) item = g_list_model_get_item(G_LIST_MODEL(store->functions), i);
+    if (function_item_refresh(item) || i >= known)
+      g_signal_emit(store, signals[SIG_FUNCTION_CHANGED], 0, item->fn->id);
+  }
+}
+
+static gboolean
+on_function_beat(gpointer user_data)
+{
+  TdStore *store = TD_STORE(user_data);
+  store->fn_timeout_id = 0;
+  refresh_functions(store);
+  return G_SOURCE_REMOVE;
+}
+
+void
+td_store_set_function_interval(TdStore *store, guint interval_ms)
+{
+  g_return_if_fail(TD_IS_STORE(store));
+  store->fn_interval_ms = interval_ms;
+  if (interval_ms == 0 && store->fn_timeout_id) {
+    g_clear_handle_id(&store->fn_timeout_id, g_source_remove);
+    refresh_functions(store);
+  }
 }
 
 void
@@ -398,14 +436,10 @@ td_store_apply_events(TdStore *store, GPtrArray *events)
   g_list_model_items_changed(G_LIST_MODEL(store->events), kept, 0, now - kept);
   g_signal_emit(store, signals[SIG_EVENTS_CHANGED], 0, removed, now - (old_shown - removed));
 
-  guint known = g_list_model_get_n_items(G_LIST_MODEL(store->functions));
-  append_new_functions(store);
-  guint n = g_list_model_get_n_items(G_LIST_MODEL(store->functions));
-  for (guint i = 0; i < n; i++) {
-    g_autoptr(TdFunctionItem) item = g_list_model_get_item(G_LIST_MODEL(store->functions), i);
-    if (function_item_refresh(item) || i >= known)
-      g_signal_emit(store, signals[SIG_FUNCTION_CHANGED], 0, item->fn->id);
-  }
+  if (store->fn_interval_ms == 0)
+    refresh_functions(store);
+  else if (store->fn_timeout_id == 0)
+    store->fn_timeout_id = g_timeout_add(store->fn_interval_ms, on_function_beat, store);
   announce_eager(store);
 }
 

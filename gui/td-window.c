@@ -289,6 +289,8 @@ static void
 begin_session(TdWindow *self, const char *title, const char *subtitle, gboolean standalone)
 {
   self->store = td_store_new(KEEP_EVENTS);
+  /* The Functions table and traces follow ten times a second, however fast events come. */
+  td_store_set_function_interval(self->store, 100);
   g_signal_connect(self->store, "eager-changed", G_CALLBACK(on_store_eager_changed), self);
   g_signal_connect(self->store, "reset", G_CALLBACK(on_store_reset), self);
   td_functions_view_set_store(self->functions_view, self->store);

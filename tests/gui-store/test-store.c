@@ -197,6 +197,37 @@ test_load_and_export(void)
   g_assert_nonnull(error);
 }
 
+static gboolean
+quit_loop(gpointer loop)
+{
+  g_main_loop_quit(loop);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+test_function_interval(void)
+{
+  next_seq = 0;
+  Seen seen = {0};
+  g_autoptr(TdStore) store = watched_store(G_MAXUINT, &seen);
+  td_store_set_function_interval(store, 20);
+  for (int i = 0; i < 5; i++) {
+    g_autoptr(GPtrArray) b = calls(1, 10, i == 0);
+    td_store_apply_events(store, b);
+  }
+  /* Events are announced per batch; the Function waits for the beat. */
+  g_assert_cmpuint(seen.events_changed, ==, 5);
+  g_assert_cmpuint(seen.fn_changed, ==, 0);
+  g_autoptr(GMainLoop) loop = g_main_loop_new(NULL, FALSE);
+  g_timeout_add(100, quit_loop, loop);
+  g_main_loop_run(loop);
+  g_assert_cmpuint(seen.fn_changed, ==, 1);
+  g_autoptr(TdFunctionItem) item = g_list_model_get_item(td_store_get_functions(store), 0);
+  guint64 n_calls;
+  g_object_get(item, "calls", &n_calls, NULL);
+  g_assert_cmpuint(n_calls, ==, 50);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -204,5 +235,6 @@ main(int argc, char **argv)
   g_test_add_func("/gui/store/batch-signals", test_batch_signals);
   g_test_add_func("/gui/store/window-drops-oldest", test_window_drops);
   g_test_add_func("/gui/store/load-snapshot-and-export", test_load_and_export);
+  g_test_add_func("/gui/store/function-interval", test_function_interval);
   return g_test_run();
 }
