@@ -4,6 +4,7 @@ notebook standalone, waits until it finished and the window is idle, and writes 
 whole window: 1400x900, not one flat colour. A missing notebook makes it fail with a message.
 Usage: test-screenshot.py NOTEBOOK (TRELLIS_DEBUGGER in the environment)"""
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -26,8 +27,15 @@ def check(name, ok, detail=""):
 
 def screenshot(out, target):
     env = dict(os.environ, GDK_BACKEND="x11", NO_AT_BRIDGE="1")
-    return subprocess.run(XVFB + [DEBUGGER, "--screenshot", out, target], capture_output=True,
-                          text=True, timeout=240, env=env)
+    # Its own process group: a timeout kills xvfb-run, Xvfb and the debugger together.
+    proc = subprocess.Popen(XVFB + [DEBUGGER, "--screenshot", out, target], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
+    try:
+        stdout, stderr = proc.communicate(timeout=240)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        stdout, stderr = proc.communicate()
+    return subprocess.CompletedProcess(proc.args, proc.returncode, stdout, stderr)
 
 
 with tempfile.TemporaryDirectory() as tmp:
