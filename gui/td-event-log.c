@@ -33,6 +33,8 @@ struct _TdEventLog {
   TdEventFilter *filter;        /* kind and text */
   TdStore *store;               /* the data, or NULL */
   gboolean follow;              /* scrolled to the bottom: stay there as events arrive */
+  GPtrArray *dirty_cells;       /* GtkLabel* (owned refs) to redraw, oldest first */
+  guint dirty_tick;             /* the tick callback redrawing them, or 0 */
   guint follow_id;              /* pending scroll to the bottom, or 0 */
 };
 
@@ -121,11 +123,41 @@ cell_update(GtkLabel *label, TdEventItem *item, const TdLogColumn *col)
     set_kind_class(GTK_WIDGET(label), ev);
 }
 
+/* Cells whose row moved to another event are redrawn a few at a time, one batch a frame: a
+ * refresh of every visible cell at once would re-shape all their text in one frame. */
+#define CELLS_PER_FRAME 40
+
+static gboolean
+update_dirty_cells(GtkWidget *widget, GdkFrameClock *clock, gpointer user_data)
+{
+  TdEventLog *self = TD_EVENT_LOG(widget);
+  guint n = MIN(self->dirty_cells->len, CELLS_PER_FRAME);
+  for (guint i = 0; i < n; i++) {
+    GtkLabel *label = self->dirty_cells->pdata[i];
+    TdEventItem *item = g_object_get_data(G_OBJECT(label), "td-item");
+    if (item && g_object_get_data(G_OBJECT(label), "td-dirty"))
+      cell_update(label, item, g_object_get_data(G_OBJECT(label), "td-column"));
+    g_object_set_data(G_OBJECT(label), "td-dirty", NULL);
+  }
+  g_ptr_array_remove_range(self->dirty_cells, 0, n);
+  if (self->dirty_cells->len > 0)
+    return G_SOURCE_CONTINUE;
+  self->dirty_tick = 0;
+  return G_SOURCE_REMOVE;
+}
+
 static void
 on_row_changed(TdEventItem *item, gpointer user_data)
 {
   GtkLabel *label = GTK_LABEL(user_data);
-  cell_update(label, item, g_object_get_data(G_OBJECT(label), "td-column"));
+  TdEventLog *self = g_object_get_data(G_OBJECT(label), "td-log");
+  if (g_object_get_data(G_OBJECT(label), "td-dirty"))
+    return;
+  g_object_set_data(G_OBJECT(label), "td-dirty", GINT_TO_POINTER(1));
+  g_ptr_array_add(self->dirty_cells, g_object_ref(label));
+  if (self->dirty_tick == 0)
+    self->dirty_tick =
+        gtk_widget_add_tick_callback(GTK_WIDGET(self), update_dirty_cells, NULL, NULL);
 }
 
 static void
@@ -139,6 +171,9 @@ cell_bind(GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer us
   cell_update(GTK_LABEL(label), item, col);
   /* The row keeps its place while its event moves (td-paced-list.h). */
   g_object_set_data(G_OBJECT(label), "td-column", (gpointer)col);
+  g_object_set_data(G_OBJECT(label), "td-log", g_object_get_data(G_OBJECT(factory), "td-log"));
+  g_object_set_data(G_OBJECT(label), "td-item", item);
+  g_object_set_data(G_OBJECT(label), "td-dirty", NULL);
   gulong id = g_signal_connect_object(item, "changed", G_CALLBACK(on_row_changed), label, 0);
   g_object_set_data(G_OBJECT(label), "td-changed", GSIZE_TO_POINTER(id));
 }
@@ -152,6 +187,7 @@ cell_unbind(GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer 
   if (id && item)
     g_signal_handler_disconnect(item, id);
   g_object_set_data(G_OBJECT(label), "td-changed", NULL);
+  g_object_set_data(G_OBJECT(label), "td-item", NULL);
 }
 
 static void
@@ -159,6 +195,7 @@ add_columns(TdEventLog *self)
 {
   for (guint i = 0; i < G_N_ELEMENTS(columns); i++) {
     GtkListItemFactory *factory = gtk_signal_list_item_factory_new();
+    g_object_set_data(G_OBJECT(factory), "td-log", self);
     g_signal_connect(factory, "setup", G_CALLBACK(cell_setup), (gpointer)&columns[i]);
     g_signal_connect(factory, "bind", G_CALLBACK(cell_bind), (gpointer)&columns[i]);
     g_signal_connect(factory, "unbind", G_CALLBACK(cell_unbind), (gpointer)&columns[i]);
@@ -301,6 +338,10 @@ td_event_log_dispose(GObject *object)
 {
   TdEventLog *self = TD_EVENT_LOG(object);
   g_clear_handle_id(&self->follow_id, g_source_remove);
+  if (self->dirty_tick)
+    gtk_widget_remove_tick_callback(GTK_WIDGET(self), self->dirty_tick);
+  self->dirty_tick = 0;
+  g_clear_pointer(&self->dirty_cells, g_ptr_array_unref);
   g_clear_pointer(&self->box, gtk_widget_unparent);
   if (self->filtered)
     g_signal_handlers_disconnect_by_data(self->filtered, self);
@@ -325,6 +366,7 @@ td_event_log_init(TdEventLog *self)
 {
   self->filter = td_event_filter_new();
   /* The model owns the filter; `filter` stays a borrowed pointer. */
+  self->dirty_cells = g_ptr_array_new_with_free_func(g_object_unref);
   self->filtered = gtk_filter_list_model_new(NULL, GTK_FILTER(self->filter));
   gtk_filter_list_model_set_incremental(self->filtered, TRUE);
   /* 100,000 events a second arrive in a hundred batches: four times a second the table's rows
