@@ -61,20 +61,21 @@ td_paced_list_flush(TdPacedList *self)
   self->dirty = FALSE;
   guint n_source = self->source ? g_list_model_get_n_items(self->source) : 0;
   guint n = MIN(n_source, self->max_items), old = self->rows->len;
+  /* New rows go in at the top: the rows a following reader sees, at the bottom, stay the same
+   * objects (and widgets); rows that go leave from the top too. */
+  if (n > old) {
+    for (guint i = 0; i < n - old; i++)
+      g_ptr_array_insert(self->rows, 0, td_event_item_new(NULL));
+  } else if (n < old)
+    g_ptr_array_remove_range(self->rows, 0, old - n);
   for (guint i = 0; i < n; i++) {
     g_autoptr(TdEventItem) holder = NULL;
-    const TrEvent *ev = source_event(self, n_source - n + i, &holder);
-    if (i < old)
-      td_event_item_set_event(self->rows->pdata[i], ev);
-    else
-      g_ptr_array_add(self->rows, td_event_item_new(ev));
+    td_event_item_set_event(self->rows->pdata[i], source_event(self, n_source - n + i, &holder));
   }
   if (n > old)
-    g_list_model_items_changed(G_LIST_MODEL(self), old, 0, n - old);
-  else if (n < old) {
-    g_ptr_array_set_size(self->rows, n);
-    g_list_model_items_changed(G_LIST_MODEL(self), n, old - n, 0);
-  }
+    g_list_model_items_changed(G_LIST_MODEL(self), 0, 0, n - old);
+  else if (n < old)
+    g_list_model_items_changed(G_LIST_MODEL(self), 0, old - n, 0);
 }
 
 static gboolean

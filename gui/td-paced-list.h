@@ -5,7 +5,8 @@
  * every change (GTK 4.8 makes a row's widgets anew for each new item). Here the rows are a
  * fixed set of TdEventItem whose events change ("changed" signal): at most every `interval_ms`
  * row k is pointed at the k-th of the newest `max_items` source items, and the model itself
- * only grows or shrinks when the number of rows does. While paused (a reader scrolled up), the
+ * only grows or shrinks when the number of rows does, at its top, so that the bottom rows a
+ * following reader sees keep their widgets. While paused (a reader scrolled up), the
  * rows stay as they are until flushed.
  */
 #pragma once

@@ -409,18 +409,19 @@ test_paced_rows(void)
   g_assert_cmpuint(c.changes, ==, 1);
   g_assert_cmpuint(g_list_model_get_n_items(m), ==, 80);
 
-  /* Past max_items the rows stay (the same objects) and show the newest 100. */
-  g_autoptr(TdEventItem) row0 = g_list_model_get_item(m, 0);
-  guint row0_changed = 0;
-  g_signal_connect(row0, "changed", G_CALLBACK(count_row_changed), &row0_changed);
+  /* Past max_items the rows stay (the same objects; new ones came in at the top) and show
+   * the newest 100. */
+  g_autoptr(TdEventItem) last = g_list_model_get_item(m, 79);
+  guint last_changed = 0;
+  g_signal_connect(last, "changed", G_CALLBACK(count_row_changed), &last_changed);
   append_events(source, 70);
   td_paced_list_flush(paced);
   g_assert_cmpuint(g_list_model_get_n_items(m), ==, 100);
-  g_assert_cmpuint(c.changes, ==, 2); /* grew by 20, nothing replaced */
+  g_assert_cmpuint(c.changes, ==, 2); /* grew by 20 at the top, nothing replaced */
   g_assert_cmpuint(c.removed, ==, 0);
-  g_autoptr(TdEventItem) row0_again = g_list_model_get_item(m, 0);
-  g_assert_true(row0_again == row0);
-  g_assert_cmpuint(row0_changed, ==, 1);
+  g_autoptr(TdEventItem) last_again = g_list_model_get_item(m, 99);
+  g_assert_true(last_again == last);
+  g_assert_cmpuint(last_changed, ==, 1);
   g_assert_cmpuint(row_event_seq(m, 0), ==, 51);
   g_assert_cmpuint(row_event_seq(m, 99), ==, 150);
   g_assert_null(g_list_model_get_item(m, 100));
