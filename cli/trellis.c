@@ -22,7 +22,6 @@
 #include "tr-report.h"
 
 #include <glib/gstdio.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -93,45 +92,21 @@ run_file(LangInterp *interp, const char *path)
   return run_source(interp, text, (gssize)len, absolute);
 }
 
-/* A cell's source: a string or a list of lines. Transfer full. */
-static char *
-cell_source(json_t *cell)
-{
-  json_t *src = json_object_get(cell, "source");
-  if (json_is_string(src))
-    return g_strdup(json_string_value(src));
-  GString *s = g_string_new(NULL);
-  size_t i;
-  json_t *line;
-  json_array_foreach(src, i, line)
-  {
-    if (json_is_string(line))
-      g_string_append(s, json_string_value(line));
-  }
-  return g_string_free(s, FALSE);
-}
-
 static int
 run_notebook(LangInterp *interp, const char *path)
 {
-  json_error_t jerr;
-  json_t *nb = json_load_file(path, 0, &jerr);
-  if (!nb) {
-    fprintf(stderr, "trellis: can't read notebook '%s': %s (line %d)\n", path, jerr.text,
-            jerr.line);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) cells = lang_notebook_code_cells(path, &error);
+  if (!cells) {
+    fprintf(stderr, "trellis: can't read notebook '%s': %s\n", path, error->message);
     return 2;
   }
   LangState *L = lang_interp_state(interp);
-  json_t *cells = json_object_get(nb, "cells");
-  int status = 0, n = 0;
-  size_t i;
-  json_t *cell;
-  json_array_foreach(cells, i, cell)
-  {
-    if (g_strcmp0(json_string_value(json_object_get(cell, "cell_type")), "code") != 0)
-      continue;
-    g_autofree char *source = cell_source(cell);
-    g_autofree char *name = g_strdup_printf("<cell %d>", ++n);
+  int status = 0;
+  for (guint i = 0; i < cells->len; i++) {
+    const char *source = cells->pdata[i];
+    int n = (int)i + 1;
+    g_autofree char *name = g_strdup_printf("<cell %d>", n);
     LangValue result = LANG_UNSET;
     lang_interp_cell_begin(interp, n, source, -1);
     bool ok = lang_interp_run(interp, source, -1, name, LANG_COMPILE_RESULT, &result);
@@ -145,7 +120,6 @@ run_notebook(LangInterp *interp, const char *path)
     if (status != 0)
       break;
   }
-  json_decref(nb);
   return status;
 }
 

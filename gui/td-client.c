@@ -1217,45 +1217,16 @@ local_main(gpointer data)
   return NULL;
 }
 
-/* A notebook cell's source: a string or a list of lines. Transfer full. */
-static char *
-notebook_cell_source(json_t *cell)
-{
-  json_t *src = json_object_get(cell, "source");
-  if (json_is_string(src))
-    return g_strdup(json_string_value(src));
-  GString *text = g_string_new(NULL);
-  size_t i;
-  json_t *line;
-  json_array_foreach(src, i, line)
-  {
-    if (json_is_string(line))
-      g_string_append(text, json_string_value(line));
-  }
-  return g_string_free(text, FALSE);
-}
-
 /* The code cells of a notebook (char*, transfer full), or NULL with `error`. */
 static GPtrArray *
 notebook_cells(const char *path, GError **error)
 {
-  g_autoptr(json_t) nb = load_object(path, "notebook", error);
-  if (!nb)
-    return NULL;
-  json_t *cells = json_object_get(nb, "cells");
-  if (!json_is_array(cells)) {
-    g_set_error(error, TD_CLIENT_ERROR, TD_CLIENT_ERROR_FILE, "notebook %s has no cells", path);
-    return NULL;
-  }
-  GPtrArray *sources = g_ptr_array_new_with_free_func(g_free);
-  size_t i;
-  json_t *cell;
-  json_array_foreach(cells, i, cell)
-  {
-    if (g_strcmp0(string_member(cell, "cell_type"), "code") == 0)
-      g_ptr_array_add(sources, notebook_cell_source(cell));
-  }
-  return sources;
+  g_autoptr(GError) inner = NULL;
+  GPtrArray *cells = lang_notebook_code_cells(path, &inner);
+  if (!cells)
+    g_set_error(error, TD_CLIENT_ERROR, TD_CLIENT_ERROR_FILE, "cannot read notebook %s: %s", path,
+                inner->message);
+  return cells;
 }
 
 TdClient *

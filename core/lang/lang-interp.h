@@ -52,6 +52,12 @@ bool lang_interp_run(LangInterp *interp, const char *source, gssize len, const c
  * front end does for the cell (the repr of its result, a pager request); cells do not nest. */
 void lang_interp_cell_begin(LangInterp *interp, gint64 cell, const char *source, gssize len);
 void lang_interp_cell_end(LangInterp *interp, bool ok);
+
+/* The sources of a notebook's code cells, in order (char*, transfer full), or NULL with `error`
+ * (LANG_NOTEBOOK_ERROR) when the file is not a readable notebook (lang-notebook.c). */
+#define LANG_NOTEBOOK_ERROR (lang_notebook_error_quark())
+GQuark lang_notebook_error_quark(void);
+GPtrArray *lang_notebook_code_cells(const char *path, GError **error);
 /* lang_interp_run inside cell_begin(cell, source) and cell_end. */
 bool lang_interp_run_cell(LangInterp *interp, const char *source, gssize len, const char *filename,
                           gint64 cell, unsigned flags, LangValue *result);
