@@ -583,23 +583,35 @@ compile_compare(Compiler *c, const LangExpr *e)
 
 static bool records_blocks(Compiler *c);
 
-/* `a and b` / `a or b`. In a function, AG_AND_KEEP/AG_OR_KEEP chains (see compile_test_value)
- * let a symbolic tensor operand combine into tf.logical_and/or while tracing. */
+/* An AutoGraph `and`/`or` chain: the chain's identity (True for `and`, False for `or`), then
+ * each operand compiled by `operand` followed by AG_AND/AG_OR (as a test: a deciding Python
+ * operand leaves its truth) or AG_AND_KEEP/AG_OR_KEEP (as a value: it leaves itself), the last
+ * one by AG_BOOL_END. Symbolic tensor operands combine into tf.logical_and/or while tracing. */
+static void
+compile_ag_chain(Compiler *c, const LangExpr *e, bool as_value,
+                 void (*operand)(Compiler *c, const LangExpr *e))
+{
+  bool is_or = e->v.bool_op.op == LANG_BOOLOP_OR;
+  LangOpcode op = as_value ? (is_or ? LANG_OP_AG_OR_KEEP : LANG_OP_AG_AND_KEEP)
+                           : (is_or ? LANG_OP_AG_OR : LANG_OP_AG_AND);
+  int end = new_label(c);
+  emit_const(c, lang_bool(!is_or));
+  const LangExprList *values = &e->v.bool_op.values;
+  for (int i = 0; i < values->len - 1; i++) {
+    operand(c, values->items[i]);
+    emit_jump(c, op, end);
+  }
+  operand(c, values->items[values->len - 1]);
+  emit(c, LANG_OP_AG_BOOL_END, is_or);
+  place_label(c, end);
+}
+
+/* `a and b` / `a or b`; in a function, an AutoGraph chain (compile_ag_chain). */
 static void
 compile_bool_op(Compiler *c, const LangExpr *e)
 {
   if (records_blocks(c)) {
-    bool is_or = e->v.bool_op.op == LANG_BOOLOP_OR;
-    int end = new_label(c);
-    emit_const(c, lang_bool(!is_or));
-    const LangExprList *values = &e->v.bool_op.values;
-    for (int i = 0; i < values->len - 1; i++) {
-      compile_expr(c, values->items[i]);
-      emit_jump(c, is_or ? LANG_OP_AG_OR_KEEP : LANG_OP_AG_AND_KEEP, end);
-    }
-    compile_expr(c, values->items[values->len - 1]);
-    emit(c, LANG_OP_AG_BOOL_END, is_or);
-    place_label(c, end);
+    compile_ag_chain(c, e, true, compile_expr);
     return;
   }
   int end = new_label(c);
@@ -1896,17 +1908,7 @@ compile_test_value(Compiler *c, const LangExpr *e)
     compile_expr(c, e);
     return;
   }
-  bool is_or = e->v.bool_op.op == LANG_BOOLOP_OR;
-  int end = new_label(c);
-  emit_const(c, lang_bool(!is_or)); /* the identity of the chain */
-  const LangExprList *values = &e->v.bool_op.values;
-  for (int i = 0; i < values->len - 1; i++) {
-    compile_test_value(c, values->items[i]);
-    emit_jump(c, is_or ? LANG_OP_AG_OR : LANG_OP_AG_AND, end);
-  }
-  compile_test_value(c, values->items[values->len - 1]);
-  emit(c, LANG_OP_AG_BOOL_END, is_or);
-  place_label(c, end);
+  compile_ag_chain(c, e, false, compile_test_value);
 }
 
 /* The test of block `blk` (or of no block: -1): one conditional jump to `label` when false. */
