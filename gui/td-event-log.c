@@ -83,14 +83,7 @@ static void
 cell_setup(GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
 {
   const TdLogColumn *col = user_data;
-  GtkWidget *label = gtk_label_new(NULL);
-  gtk_label_set_xalign(GTK_LABEL(label), col->numeric ? 1.0f : 0.0f);
-  gtk_label_set_ellipsize(GTK_LABEL(label), PANGO_ELLIPSIZE_END);
-  gtk_label_set_single_line_mode(GTK_LABEL(label), TRUE);
-  if (col->numeric)
-    gtk_widget_add_css_class(label, "numeric");
-  if (col->expand)
-    td_label_tooltip_shows_text(GTK_LABEL(label));
+  GtkWidget *label = td_label_new_cell(col->numeric, col->expand);
   gtk_list_item_set_child(list_item, label);
 }
 

@@ -19,3 +19,17 @@ td_label_tooltip_shows_text(GtkLabel *label)
   gtk_widget_set_has_tooltip(GTK_WIDGET(label), TRUE);
   g_signal_connect(label, "query-tooltip", G_CALLBACK(on_query_tooltip), NULL);
 }
+
+GtkWidget *
+td_label_new_cell(gboolean numeric, gboolean expand)
+{
+  GtkWidget *label = gtk_label_new(NULL);
+  gtk_label_set_xalign(GTK_LABEL(label), numeric ? 1.0f : 0.0f);
+  gtk_label_set_ellipsize(GTK_LABEL(label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_single_line_mode(GTK_LABEL(label), TRUE);
+  if (numeric)
+    gtk_widget_add_css_class(label, "numeric");
+  if (expand)
+    td_label_tooltip_shows_text(GTK_LABEL(label));
+  return label;
+}
