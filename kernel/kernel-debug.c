@@ -4,8 +4,11 @@
  * The bus subscriber runs on the emitting thread under the module's lock: it folds the event
  * into the state, queues a reference for the publisher, appends the event's JSON line to the
  * --events file when there is one, and wakes the debug thread through an eventfd when the queue
- * was empty. Everything else — JSON for the wire, signing, sending, answering requests — is the
- * debug thread's, so a cell pays only for the fold and the queue.
+ * was empty and a debugger listens. While none does, the thread sleeps through cells (a wake-up
+ * per cell would cost every execute a thread switch) and the queue is cut back now and then: the
+ * state has every event, and a debugger that subscribes gets what is queued and asks for the
+ * rest with events_since. Everything else — JSON for the wire, signing, sending, answering requests
+ * — is the debug thread's, so a cell pays only for the fold and the queue.
  *
  * The publisher is an XPUB socket: it learns which topics debuggers subscribe to and skips the
  * JSON while nobody listens (the events are in the state anyway: a debugger that attaches
@@ -39,6 +42,8 @@
 #define REPLAY_HISTORY 4096
 /* How long the publisher lets events gather after a wake-up. */
 #define PUBLISH_DELAY_MS 2
+/* Most events queued while no debugger listens. */
+#define QUIET_QUEUE_LIMIT 1024
 /* The largest request accepted. */
 #define MAX_REQUEST_SIZE ((int64_t)1 << 20)
 
@@ -63,6 +68,7 @@ struct TkDebug {
   GMutex lock;
   TrState *state;   /* every event so far, folded */
   GPtrArray *queue; /* TrEvent*: to publish */
+  bool listening;   /* a debugger subscribed: set by the debug thread */
   FILE *events_out; /* --events, or NULL */
 };
 
@@ -216,12 +222,14 @@ on_event(const TrEvent *ev, gpointer data)
   TkDebug *d = data;
   g_mutex_lock(&d->lock);
   tr_state_apply(d->state, ev);
-  bool was_empty = d->queue->len == 0;
+  bool wake_thread = d->listening && d->queue->len == 0;
+  if (!d->listening && d->queue->len >= QUIET_QUEUE_LIMIT)
+    g_ptr_array_set_size(d->queue, 0);
   g_ptr_array_add(d->queue, tr_event_ref((TrEvent *)ev));
   if (d->events_out)
     write_event_line(d, ev);
   g_mutex_unlock(&d->lock);
-  if (was_empty)
+  if (wake_thread)
     wake(d);
 }
 
@@ -290,7 +298,7 @@ read_subscriptions(TkDebug *d)
     zmq_msg_init(&msg);
     if (zmq_msg_recv(&msg, d->pub, ZMQ_DONTWAIT) < 0) {
       zmq_msg_close(&msg);
-      return;
+      break;
     }
     const guint8 *data = zmq_msg_data(&msg);
     size_t size = zmq_msg_size(&msg);
@@ -305,6 +313,10 @@ read_subscriptions(TkDebug *d)
     }
     zmq_msg_close(&msg);
   }
+  /* Under the lock: an event queued after this sees it and wakes the thread. */
+  g_mutex_lock(&d->lock);
+  d->listening = g_hash_table_size(d->topics) > 0;
+  g_mutex_unlock(&d->lock);
 }
 
 /* ---- requests (debug thread) --------------------------------------------------------------- */

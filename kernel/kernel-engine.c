@@ -690,8 +690,10 @@ main_loop(TkKernel *k)
     }
     if (items[1].revents & ZMQ_POLLIN)
       drain_socket(k->wake);
-    while (items[0].revents & ZMQ_POLLIN && !atomic_load(&k->stopping) && serve_one(&ctx))
+    while (items[0].revents & ZMQ_POLLIN && !atomic_load(&k->stopping) && serve_one(&ctx)) {
+      tk_history_flush(k->history); /* the request's idle is out */
       serve_aborting(&ctx);
+    }
   }
 }
 

@@ -6,7 +6,9 @@
  *   {"session":3,"line":1,"source":"1+2","output":"3"}     In[1] of session 3 and its Out
  * Every line starts with `{"session":N`, so a new kernel finds the latest session number by
  * reading the file's tail only; the allocation is done under flock() so that kernels started
- * together get different numbers. Entries are appended with one O_APPEND write each. Queries
+ * together get different numbers. tk_history_add only queues an entry; tk_history_flush appends
+ * what is queued with one O_APPEND write, and the engine calls it once the request's idle is
+ * out, so the file is off the execute round trip. Queries flush first, then
  * (rare: a frontend's history request) read the whole file. The file is opened on first use,
  * not at start-up, so that a kernel answers kernel_info as soon as it can.
  */
@@ -21,10 +23,11 @@
 #include <unistd.h>
 
 struct TkHistory {
-  char *path;  /* the JSON lines file */
-  int fd;      /* O_APPEND descriptor, -1 until opened */
-  int session; /* this kernel's session number, 0 until allocated */
-  bool failed; /* the file cannot be used: history is off (logged once) */
+  char *path;       /* the JSON lines file */
+  int fd;           /* O_APPEND descriptor, -1 until opened */
+  int session;      /* this kernel's session number, 0 until allocated */
+  bool failed;      /* the file cannot be used: history is off (logged once) */
+  GString *pending; /* lines queued by tk_history_add, each ending in '\n' */
 };
 
 /* One stored input. */
@@ -44,6 +47,7 @@ tk_history_new(void)
                       ? g_strdup(env)
                       : g_build_filename(g_get_user_data_dir(), "trellis", "history.jsonl", NULL);
   history->fd = -1;
+  history->pending = g_string_new(NULL);
   return history;
 }
 
@@ -52,6 +56,8 @@ tk_history_free(TkHistory *history)
 {
   if (!history)
     return;
+  tk_history_flush(history);
+  g_string_free(history->pending, TRUE);
   if (history->fd >= 0)
     close(history->fd);
   g_free(history->path);
@@ -142,9 +148,25 @@ tk_history_add(TkHistory *history, int line, const char *source, const char *out
   json_t *entry = json_pack("{s:i, s:i, s:o, s:o}", "session", history->session, "line", line,
                             "source", tk_json_string(source, -1), "output",
                             output ? tk_json_string(output, -1) : json_null());
-  if (!append_line(history, entry))
-    g_printerr("trellis-kernel: cannot append to %s: %s\n", history->path, g_strerror(errno));
+  char *text = json_dumps(entry, JSON_COMPACT | JSON_PRESERVE_ORDER);
   json_decref(entry);
+  if (!text)
+    return;
+  g_string_append(history->pending, text);
+  g_string_append_c(history->pending, '\n');
+  free(text);
+}
+
+void
+tk_history_flush(TkHistory *history)
+{
+  if (history->pending->len == 0 || history->fd < 0)
+    return;
+  ssize_t wrote = write(history->fd, history->pending->str, history->pending->len);
+  if (wrote != (ssize_t)history->pending->len)
+    g_printerr("trellis-kernel: cannot append to %s: %s\n", history->path,
+               wrote < 0 ? g_strerror(errno) : "short write");
+  g_string_truncate(history->pending, 0);
 }
 
 /* ---- queries ------------------------------------------------------------------------------ */
@@ -172,6 +194,7 @@ load_entries(TkHistory *history)
   GArray *entries = g_array_new(FALSE, FALSE, sizeof(Entry));
   g_array_set_clear_func(entries, (GDestroyNotify)entry_clear);
   ensure_open(history);
+  tk_history_flush(history);
   g_autofree char *text = NULL;
   gsize len;
   if (!g_file_get_contents(history->path, &text, &len, NULL))

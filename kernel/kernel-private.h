@@ -149,8 +149,10 @@ TkHistory *tk_history_new(void);
 void tk_history_free(TkHistory *history);
 /* This kernel's session number (allocated on first use). */
 int tk_history_session(TkHistory *history);
-/* Append In[line] (and its text/plain Out, or NULL). Failures are logged, not fatal. */
+/* Queue In[line] (and its text/plain Out, or NULL) for the file. */
 void tk_history_add(TkHistory *history, int line, const char *source, const char *output);
+/* Append what is queued to the file. Failures are logged, not fatal. */
+void tk_history_flush(TkHistory *history);
 /* The last `n` entries over all sessions, oldest first. Each entry is the protocol's
  * [session, line, input] or, with `output`, [session, line, [input, output]]. Transfer full. */
 json_t *tk_history_tail(TkHistory *history, int n, bool output);

@@ -343,18 +343,41 @@ format_date(char out[64])
            tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, (int)(now % G_USEC_PER_SEC));
 }
 
+/* The user name as a JSON string, and the process id: the same in every header. */
+typedef struct {
+  char *username_json;
+  int pid;
+} HeaderConstants;
+
+static const HeaderConstants *
+header_constants(void)
+{
+  static HeaderConstants constants;
+  static gsize done;
+  if (g_once_init_enter(&done)) {
+    json_t *name = tk_json_string(g_get_user_name(), -1);
+    constants.username_json = json_dumps(name, JSON_ENCODE_ANY);
+    json_decref(name);
+    constants.pid = (int)getpid();
+    g_once_init_leave(&done, 1);
+  }
+  return &constants;
+}
+
+/* A header is printed rather than built with jansson: it is on every message's path, and its
+ * only free text, the user name, is escaped once. msg_type and session are the kernel's own
+ * (identifiers and a UUID) and need no escaping. */
 static GBytes *
 header_bytes(TkSender *sender, const char *msg_type)
 {
-  char date[64], msg_id[128];
+  const HeaderConstants *hc = header_constants();
+  char date[64];
   format_date(date);
-  snprintf(msg_id, sizeof msg_id, "%s_%d_%u", sender->session, (int)getpid(),
-           atomic_fetch_add(sender->counter, 1));
-  json_t *header = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "msg_id", msg_id, "msg_type",
-                             msg_type, "username", g_get_user_name(), "session", sender->session,
-                             "date", date, "version", TK_PROTOCOL_VERSION);
-  char *text = json_dumps(header, JSON_COMPACT | JSON_PRESERVE_ORDER);
-  json_decref(header);
+  char *text =
+      g_strdup_printf("{\"msg_id\":\"%s_%d_%u\",\"msg_type\":\"%s\",\"username\":%s,"
+                      "\"session\":\"%s\",\"date\":\"%s\",\"version\":\"%s\"}",
+                      sender->session, hc->pid, atomic_fetch_add(sender->counter, 1), msg_type,
+                      hc->username_json, sender->session, date, TK_PROTOCOL_VERSION);
   return g_bytes_new_take(text, strlen(text));
 }
 

@@ -1,10 +1,14 @@
-/* lang-arena.c — a bump allocator in 64 KiB chunks, with an intern table and cleanups. */
+/* lang-arena.c — a bump allocator with an intern table and cleanups.
+ *
+ * Chunks start small and double up to 64 KiB: most arenas hold one short cell, and a 64 KiB
+ * block allocated and freed per cell makes malloc consolidate its free lists every time. */
 #include "lang-arena.h"
 
 #include <string.h>
 
-#define CHUNK_SIZE (64 * 1024)
-#define ALIGNMENT  16
+#define FIRST_CHUNK_SIZE (2 * 1024)
+#define CHUNK_SIZE       (64 * 1024)
+#define ALIGNMENT        16
 
 typedef struct Chunk Chunk;
 struct Chunk {
@@ -21,6 +25,7 @@ typedef struct {
 
 struct LangArena {
   Chunk *chunks;       /* the current chunk, then older ones */
+  gsize next_size;     /* the size of the next chunk */
   GHashTable *interns; /* const char* -> itself: the canonical names */
   GArray *cleanups;    /* Cleanup, run in reverse order on free */
 };
@@ -45,7 +50,8 @@ LangArena *
 lang_arena_new(void)
 {
   LangArena *arena = g_new0(LangArena, 1);
-  arena->chunks = chunk_new(CHUNK_SIZE, NULL);
+  arena->chunks = chunk_new(FIRST_CHUNK_SIZE, NULL);
+  arena->next_size = MIN(FIRST_CHUNK_SIZE * 2, CHUNK_SIZE);
   arena->interns = g_hash_table_new(g_str_hash, g_str_equal);
   arena->cleanups = g_array_new(FALSE, FALSE, sizeof(Cleanup));
   return arena;
@@ -79,7 +85,7 @@ lang_arena_alloc(LangArena *arena, gsize size)
     size = ALIGNMENT;
   Chunk *chunk = arena->chunks;
   if (size > chunk->size - chunk->used) {
-    if (size > CHUNK_SIZE / 4) {
+    if (size > arena->next_size / 4) {
       /* A big block gets a chunk of its own behind the current one, so the current
        * chunk's free space is not wasted. */
       Chunk *big = chunk_new(size, chunk->next);
@@ -89,8 +95,9 @@ lang_arena_alloc(LangArena *arena, gsize size)
       memset(mem, 0, size);
       return mem;
     }
-    chunk = chunk_new(CHUNK_SIZE, chunk);
+    chunk = chunk_new(arena->next_size, chunk);
     arena->chunks = chunk;
+    arena->next_size = MIN(arena->next_size * 2, CHUNK_SIZE);
   }
   char *mem = (char *)chunk + chunk_header_size() + chunk->used;
   chunk->used += size;
