@@ -18,6 +18,7 @@ typedef struct {
   EventCellFunc text; /* the cell's text */
   gboolean numeric;   /* right-aligned, tabular digits */
   gboolean expand;    /* takes the spare width */
+  int width_chars;    /* natural width, in characters */
 } TdLogColumn;
 
 struct _TdEventLog {
@@ -25,7 +26,8 @@ struct _TdEventLog {
   GtkWidget *box;               /* toolbar above the table */
   GtkDropDown *kind_dropdown;   /* "All events" then each kind */
   GtkSearchEntry *search;       /* text filter */
-  GtkLabel *count;              /* "N of M events" */
+  TdCellLabel *count;           /* "N of M events" */
+  guint count_id;               /* pending update of `count`, or 0 */
   GtkScrolledWindow *scrolled;  /* around the table */
   GtkColumnView *column_view;   /* the table */
   GtkFilterListModel *filtered; /* the store's events through `filter` */
@@ -33,7 +35,8 @@ struct _TdEventLog {
   TdEventFilter *filter;        /* kind and text */
   TdStore *store;               /* the data, or NULL */
   gboolean follow;              /* scrolled to the bottom: stay there as events arrive */
-  GPtrArray *dirty_cells;       /* GtkLabel* (owned refs) to redraw, oldest first */
+  GPtrArray *dirty_cells;       /* TdCellLabel* (owned refs) to redraw, oldest first */
+  GPtrArray *stale_cells;       /* TdCellLabel* (owned refs) out of date, out of view */
   guint dirty_tick;             /* the tick callback redrawing them, or 0 */
   guint follow_id;              /* pending scroll to the bottom, or 0 */
 };
@@ -42,6 +45,8 @@ G_DEFINE_FINAL_TYPE(TdEventLog, td_event_log, GTK_TYPE_WIDGET)
 
 /* The most events the log lists: the newest. */
 #define LOG_EVENTS 2000
+/* How often the count follows arriving events. */
+#define COUNT_MS 250
 
 static char *
 cell_seq(const TrEvent *ev)
@@ -74,16 +79,19 @@ cell_site(const TrEvent *ev)
 }
 
 static const TdLogColumn columns[] = {
-    {"#", cell_seq, TRUE, FALSE},           {"Time (s)", cell_time, TRUE, FALSE},
-    {"Event", cell_kind, FALSE, FALSE},     {"Function", cell_function, FALSE, FALSE},
-    {"Call site", cell_site, FALSE, FALSE}, {"Details", td_format_event_details, FALSE, TRUE},
+    {"#", cell_seq, TRUE, FALSE, 8},
+    {"Time (s)", cell_time, TRUE, FALSE, 10},
+    {"Event", cell_kind, FALSE, FALSE, 16},
+    {"Function", cell_function, FALSE, FALSE, 16},
+    {"Call site", cell_site, FALSE, FALSE, 16},
+    {"Details", td_format_event_details, FALSE, TRUE, 30},
 };
 
 static void
 cell_setup(GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
 {
   const TdLogColumn *col = user_data;
-  GtkWidget *label = td_label_new_cell(col->numeric, col->expand);
+  GtkWidget *label = td_cell_label_new(col->numeric, col->width_chars);
   gtk_list_item_set_child(list_item, label);
 }
 
@@ -107,43 +115,64 @@ set_kind_class(GtkWidget *label, const TrEvent *ev)
 
 /* Shows the row's current event in the cell. */
 static void
-cell_update(GtkLabel *label, TdEventItem *item, const TdLogColumn *col)
+cell_update(TdCellLabel *label, TdEventItem *item, const TdLogColumn *col)
 {
   const TrEvent *ev = item ? td_event_item_get_event(item) : NULL;
-  g_autofree char *text = ev ? col->text(ev) : g_strdup("");
-  gtk_label_set_text(label, text);
+  g_autofree char *text = ev ? col->text(ev) : NULL;
+  td_cell_label_set_text(label, text);
   if (col->text == cell_kind)
     set_kind_class(GTK_WIDGET(label), ev);
 }
 
 /* Cells whose row moved to another event are redrawn a few at a time, one batch a frame: a
- * refresh of every visible cell at once would re-shape all their text in one frame. */
-#define CELLS_PER_FRAME 40
+ * refresh of every visible cell at once would re-shape all their text in one frame. Only the
+ * cells in view are: GTK keeps up to 200 rows of widgets around the view, and a beat moves
+ * every row; a cell out of view waits, stale, until a scroll may bring it in. */
+#define CELLS_PER_FRAME 60
+
+/* `cell` lies (partly) within the log's scrolled window. */
+static gboolean
+cell_in_view(TdEventLog *self, GtkWidget *cell)
+{
+  graphene_rect_t bounds;
+  GtkWidget *view = GTK_WIDGET(self->scrolled);
+  if (!gtk_widget_get_mapped(cell) || !gtk_widget_compute_bounds(cell, view, &bounds))
+    return FALSE;
+  return bounds.origin.y + bounds.size.height > 0 && bounds.origin.y < gtk_widget_get_height(view);
+}
 
 static gboolean
 update_dirty_cells(GtkWidget *widget, GdkFrameClock *clock, gpointer user_data)
 {
   TdEventLog *self = TD_EVENT_LOG(widget);
-  guint n = MIN(self->dirty_cells->len, CELLS_PER_FRAME);
-  for (guint i = 0; i < n; i++) {
-    GtkLabel *label = self->dirty_cells->pdata[i];
+  guint updated = 0, i = 0;
+  for (; i < self->dirty_cells->len && updated < CELLS_PER_FRAME; i++) {
+    TdCellLabel *label = self->dirty_cells->pdata[i];
     TdEventItem *item = g_object_get_data(G_OBJECT(label), "td-item");
-    if (item && g_object_get_data(G_OBJECT(label), "td-dirty"))
-      cell_update(label, item, g_object_get_data(G_OBJECT(label), "td-column"));
     g_object_set_data(G_OBJECT(label), "td-dirty", NULL);
+    if (!item)
+      continue;
+    if (!cell_in_view(self, GTK_WIDGET(label))) {
+      if (!g_object_get_data(G_OBJECT(label), "td-stale")) {
+        g_object_set_data(G_OBJECT(label), "td-stale", GINT_TO_POINTER(1));
+        g_ptr_array_add(self->stale_cells, g_object_ref(label));
+      }
+      continue;
+    }
+    cell_update(label, item, g_object_get_data(G_OBJECT(label), "td-column"));
+    updated++;
   }
-  g_ptr_array_remove_range(self->dirty_cells, 0, n);
+  g_ptr_array_remove_range(self->dirty_cells, 0, i);
   if (self->dirty_cells->len > 0)
     return G_SOURCE_CONTINUE;
   self->dirty_tick = 0;
   return G_SOURCE_REMOVE;
 }
 
+/* Queue `label`'s cell for an update (see update_dirty_cells). */
 static void
-on_row_changed(TdEventItem *item, gpointer user_data)
+mark_dirty(TdEventLog *self, TdCellLabel *label)
 {
-  GtkLabel *label = GTK_LABEL(user_data);
-  TdEventLog *self = g_object_get_data(G_OBJECT(label), "td-log");
   if (g_object_get_data(G_OBJECT(label), "td-dirty"))
     return;
   g_object_set_data(G_OBJECT(label), "td-dirty", GINT_TO_POINTER(1));
@@ -151,6 +180,25 @@ on_row_changed(TdEventItem *item, gpointer user_data)
   if (self->dirty_tick == 0)
     self->dirty_tick =
         gtk_widget_add_tick_callback(GTK_WIDGET(self), update_dirty_cells, NULL, NULL);
+}
+
+/* The view moved: stale cells get another look. */
+static void
+recheck_stale_cells(TdEventLog *self)
+{
+  g_autoptr(GPtrArray) stale = g_steal_pointer(&self->stale_cells);
+  self->stale_cells = g_ptr_array_new_with_free_func(g_object_unref);
+  for (guint i = 0; i < stale->len; i++) {
+    g_object_set_data(G_OBJECT(stale->pdata[i]), "td-stale", NULL);
+    mark_dirty(self, stale->pdata[i]);
+  }
+}
+
+static void
+on_row_changed(TdEventItem *item, gpointer user_data)
+{
+  TdCellLabel *label = TD_CELL_LABEL(user_data);
+  mark_dirty(g_object_get_data(G_OBJECT(label), "td-log"), label);
 }
 
 static void
@@ -161,7 +209,7 @@ cell_bind(GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer us
   gpointer item = gtk_list_item_get_item(list_item);
   if (!TD_IS_EVENT_ITEM(item))
     return;
-  cell_update(GTK_LABEL(label), item, col);
+  cell_update(TD_CELL_LABEL(label), item, col);
   /* The row keeps its place while its event moves (td-paced-list.h). */
   g_object_set_data(G_OBJECT(label), "td-column", (gpointer)col);
   g_object_set_data(G_OBJECT(label), "td-log", g_object_get_data(G_OBJECT(factory), "td-log"));
@@ -195,6 +243,10 @@ add_columns(TdEventLog *self)
     g_autoptr(GtkColumnViewColumn) column = gtk_column_view_column_new(columns[i].title, factory);
     gtk_column_view_column_set_expand(column, columns[i].expand);
     gtk_column_view_column_set_resizable(column, TRUE);
+    if (!columns[i].expand)
+      gtk_column_view_column_set_fixed_width(
+          column,
+          td_cell_label_column_width(GTK_WIDGET(self->column_view), columns[i].width_chars));
     gtk_column_view_append_column(self->column_view, column);
   }
 }
@@ -221,7 +273,24 @@ update_count(TdEventLog *self)
     g_free(text);
     text = g_steal_pointer(&more);
   }
-  gtk_label_set_text(self->count, text);
+  td_cell_label_set_text(self->count, text);
+}
+
+static gboolean
+count_timeout(gpointer user_data)
+{
+  TdEventLog *self = TD_EVENT_LOG(user_data);
+  self->count_id = 0;
+  update_count(self);
+  return G_SOURCE_REMOVE;
+}
+
+/* Events arrive a hundred batches a second: the count follows a few times a second. */
+static void
+queue_update_count(TdEventLog *self)
+{
+  if (self->count_id == 0)
+    self->count_id = g_timeout_add(COUNT_MS, count_timeout, self);
 }
 
 static gboolean
@@ -239,9 +308,17 @@ on_filtered_changed(GListModel *model, guint position, guint removed, guint adde
                     gpointer user_data)
 {
   TdEventLog *self = TD_EVENT_LOG(user_data);
-  update_count(self);
+  queue_update_count(self);
   if (self->follow && added > 0 && self->follow_id == 0)
     self->follow_id = g_idle_add_full(G_PRIORITY_LOW, follow_idle, self, NULL);
+}
+
+/* The rows hold still while a reader scrolled up (until they come back down), and while the
+ * log is not on screen: a hidden log makes no row widgets. */
+static void
+update_paused(TdEventLog *self)
+{
+  td_paced_list_set_paused(self->paced, !self->follow || !gtk_widget_get_mapped(GTK_WIDGET(self)));
 }
 
 static void
@@ -250,8 +327,8 @@ on_scrolled(GtkAdjustment *adj, gpointer user_data)
   TdEventLog *self = TD_EVENT_LOG(user_data);
   double bottom = gtk_adjustment_get_upper(adj) - gtk_adjustment_get_page_size(adj);
   self->follow = gtk_adjustment_get_value(adj) >= bottom - 4;
-  /* A reader scrolled up: the rows stay still under them until they come back down. */
-  td_paced_list_set_paused(self->paced, !self->follow);
+  recheck_stale_cells(self);
+  update_paused(self);
   update_count(self);
 }
 
@@ -282,7 +359,8 @@ td_event_log_set_store(TdEventLog *self, TdStore *store)
   g_return_if_fail(TD_IS_EVENT_LOG(self));
   g_set_object(&self->store, store);
   gtk_filter_list_model_set_model(self->filtered, store ? td_store_get_events(store) : NULL);
-  td_paced_list_flush(self->paced);
+  if (gtk_widget_get_mapped(GTK_WIDGET(self)))
+    td_paced_list_flush(self->paced); /* else when mapped */
   update_count(self);
 }
 
@@ -317,9 +395,10 @@ toolbar_new(TdEventLog *self)
   g_object_set(self->search, "placeholder-text", "Search events", NULL);
   gtk_widget_set_hexpand(GTK_WIDGET(self->search), TRUE);
   g_signal_connect(self->search, "search-changed", G_CALLBACK(on_search_changed), self);
-  self->count = GTK_LABEL(gtk_label_new(""));
+  /* Sized for "1,000,000 of 1,000,000 events, the newest 2,000 listed": a new count only
+   * redraws it, where a GtkLabel would make the whole window lay itself out again. */
+  self->count = TD_CELL_LABEL(td_cell_label_new(TRUE, 56));
   gtk_widget_add_css_class(GTK_WIDGET(self->count), "dim-label");
-  gtk_widget_add_css_class(GTK_WIDGET(self->count), "numeric");
   gtk_box_append(GTK_BOX(bar), GTK_WIDGET(self->kind_dropdown));
   gtk_box_append(GTK_BOX(bar), GTK_WIDGET(self->search));
   gtk_box_append(GTK_BOX(bar), GTK_WIDGET(self->count));
@@ -331,10 +410,12 @@ td_event_log_dispose(GObject *object)
 {
   TdEventLog *self = TD_EVENT_LOG(object);
   g_clear_handle_id(&self->follow_id, g_source_remove);
+  g_clear_handle_id(&self->count_id, g_source_remove);
   if (self->dirty_tick)
     gtk_widget_remove_tick_callback(GTK_WIDGET(self), self->dirty_tick);
   self->dirty_tick = 0;
   g_clear_pointer(&self->dirty_cells, g_ptr_array_unref);
+  g_clear_pointer(&self->stale_cells, g_ptr_array_unref);
   g_clear_pointer(&self->box, gtk_widget_unparent);
   if (self->filtered)
     g_signal_handlers_disconnect_by_data(self->filtered, self);
@@ -347,9 +428,26 @@ td_event_log_dispose(GObject *object)
 }
 
 static void
+td_event_log_map(GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS(td_event_log_parent_class)->map(widget);
+  recheck_stale_cells(TD_EVENT_LOG(widget));
+  update_paused(TD_EVENT_LOG(widget));
+}
+
+static void
+td_event_log_unmap(GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS(td_event_log_parent_class)->unmap(widget);
+  update_paused(TD_EVENT_LOG(widget));
+}
+
+static void
 td_event_log_class_init(TdEventLogClass *klass)
 {
   G_OBJECT_CLASS(klass)->dispose = td_event_log_dispose;
+  GTK_WIDGET_CLASS(klass)->map = td_event_log_map;
+  GTK_WIDGET_CLASS(klass)->unmap = td_event_log_unmap;
   gtk_widget_class_set_layout_manager_type(GTK_WIDGET_CLASS(klass), GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name(GTK_WIDGET_CLASS(klass), "tdeventlog");
 }
@@ -360,14 +458,16 @@ td_event_log_init(TdEventLog *self)
   self->filter = td_event_filter_new();
   /* The model owns the filter; `filter` stays a borrowed pointer. */
   self->dirty_cells = g_ptr_array_new_with_free_func(g_object_unref);
+  self->stale_cells = g_ptr_array_new_with_free_func(g_object_unref);
   self->filtered = gtk_filter_list_model_new(NULL, GTK_FILTER(self->filter));
   gtk_filter_list_model_set_incremental(self->filtered, TRUE);
   /* 100,000 events a second arrive in a hundred batches: four times a second the table's rows
    * move to the newest LOG_EVENTS matching ones, keeping their widgets (the timeline shows
    * every event kept). */
   self->paced = td_paced_list_new(G_LIST_MODEL(self->filtered), 250, LOG_EVENTS);
+  td_paced_list_set_paused(self->paced, TRUE); /* until mapped */
   g_signal_connect(self->paced, "items-changed", G_CALLBACK(on_filtered_changed), self);
-  g_signal_connect_swapped(self->filtered, "items-changed", G_CALLBACK(update_count), self);
+  g_signal_connect_swapped(self->filtered, "items-changed", G_CALLBACK(queue_update_count), self);
   self->follow = TRUE;
 
   g_autoptr(GtkSelectionModel) selection =
@@ -380,8 +480,10 @@ td_event_log_init(TdEventLog *self)
   self->scrolled = GTK_SCROLLED_WINDOW(gtk_scrolled_window_new());
   gtk_scrolled_window_set_child(self->scrolled, GTK_WIDGET(self->column_view));
   gtk_widget_set_vexpand(GTK_WIDGET(self->scrolled), TRUE);
-  g_signal_connect(gtk_scrolled_window_get_vadjustment(self->scrolled), "value-changed",
-                   G_CALLBACK(on_scrolled), self);
+  GtkAdjustment *vadj = gtk_scrolled_window_get_vadjustment(self->scrolled);
+  g_signal_connect(vadj, "value-changed", G_CALLBACK(on_scrolled), self);
+  /* A taller view may show stale cells. */
+  g_signal_connect_swapped(vadj, "notify::page-size", G_CALLBACK(recheck_stale_cells), self);
 
   self->box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
   gtk_box_append(GTK_BOX(self->box), toolbar_new(self));

@@ -18,6 +18,7 @@ typedef struct {
   gboolean numeric;      /* sorts as a number (else as text) and aligns right */
   CellFormatFunc format; /* the cell's text */
   gboolean expand;       /* takes the spare width */
+  int width_chars;       /* natural width, in characters */
 } TdColumn;
 
 struct _TdFunctionsView {
@@ -88,13 +89,13 @@ format_ms(GObject *item, const char *property)
 }
 
 static const TdColumn columns[] = {
-    {"name", "Function", "name", FALSE, format_text, FALSE},
-    {"calls", "Calls", "calls", TRUE, format_count, FALSE},
-    {"hits", "Hits", "hits", TRUE, format_count, FALSE},
-    {"misses", "Misses", "misses", TRUE, format_count, FALSE},
-    {"hit-rate", "Hit rate", "hit-rate", TRUE, format_rate, FALSE},
-    {"trace-ms", "Tracing", "trace-ms", TRUE, format_ms, FALSE},
-    {"last-cause", "Last retrace cause", "last-cause", FALSE, format_text, TRUE},
+    {"name", "Function", "name", FALSE, format_text, FALSE, 18},
+    {"calls", "Calls", "calls", TRUE, format_count, FALSE, 9},
+    {"hits", "Hits", "hits", TRUE, format_count, FALSE, 9},
+    {"misses", "Misses", "misses", TRUE, format_count, FALSE, 7},
+    {"hit-rate", "Hit rate", "hit-rate", TRUE, format_rate, FALSE, 8},
+    {"trace-ms", "Tracing", "trace-ms", TRUE, format_ms, FALSE, 9},
+    {"last-cause", "Last retrace cause", "last-cause", FALSE, format_text, TRUE, 30},
 };
 
 static const TdColumn *
@@ -129,19 +130,16 @@ td_functions_format_cell(const char *column_id, GObject *item)
 /* ---- cells ---- */
 
 static void
-cell_update(GtkLabel *label, GObject *item, const TdColumn *col)
+cell_update(TdCellLabel *label, GObject *item, const TdColumn *col)
 {
   g_autofree char *text = col->format(item, col->property);
-  /* Unchanged text is left alone (a live table updates often). */
-  if (g_strcmp0(gtk_label_get_text(label), text) == 0)
-    return;
-  gtk_label_set_text(label, text);
+  td_cell_label_set_text(label, text); /* redraws only a changed text */
 }
 
 static void
 on_item_notify(GObject *item, GParamSpec *pspec, gpointer user_data)
 {
-  GtkLabel *label = GTK_LABEL(user_data);
+  TdCellLabel *label = TD_CELL_LABEL(user_data);
   const TdColumn *col = g_object_get_data(G_OBJECT(label), "td-column");
   cell_update(label, item, col);
 }
@@ -150,7 +148,7 @@ static void
 cell_setup(GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
 {
   const TdColumn *col = user_data;
-  GtkWidget *label = td_label_new_cell(col->numeric, col->expand);
+  GtkWidget *label = td_cell_label_new(col->numeric, col->width_chars);
   g_object_set_data(G_OBJECT(label), "td-column", (gpointer)col);
   gtk_list_item_set_child(list_item, label);
 }
@@ -161,7 +159,7 @@ cell_bind(GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer us
   const TdColumn *col = user_data;
   GtkWidget *label = gtk_list_item_get_child(list_item);
   GObject *item = gtk_list_item_get_item(list_item);
-  cell_update(GTK_LABEL(label), item, col);
+  cell_update(TD_CELL_LABEL(label), item, col);
   /* Only the cell's own property (an item notifies "hit-rate" when hits or misses move). */
   g_autofree char *signal = g_strconcat("notify::", col->property, NULL);
   gulong id = g_signal_connect_object(item, signal, G_CALLBACK(on_item_notify), label, 0);
@@ -193,6 +191,9 @@ add_columns(TdFunctionsView *self)
     gtk_column_view_column_set_sorter(column, sorter);
     gtk_column_view_column_set_expand(column, col->expand);
     gtk_column_view_column_set_resizable(column, TRUE);
+    if (!col->expand)
+      gtk_column_view_column_set_fixed_width(
+          column, td_cell_label_column_width(GTK_WIDGET(self->column_view), col->width_chars));
     gtk_column_view_append_column(self->column_view, column);
   }
 }

@@ -5,13 +5,24 @@
 
 G_BEGIN_DECLS
 
-/* A table cell's label: one line, ellipsized; a numeric one right-aligned (CSS class
- * "numeric"); an expanding one with its whole text as tooltip. Transfer floating. */
-GtkWidget *td_label_new_cell(gboolean numeric, gboolean expand);
+/* A table cell's text: one line, ellipsized at the end, drawn straight from a PangoLayout.
+ * Unlike a GtkLabel, its size does not depend on its text — it is one line of its font high
+ * and `width_chars` average characters wide by nature — so a new text only redraws the cell:
+ * a live table's rows are never measured again as values change, and nothing is shaped until
+ * the cell is drawn. Its CSS name is "label", so label style rules apply; a numeric cell is
+ * right-aligned with tabular digits (CSS class "numeric"). The whole text is its tooltip when
+ * it does not fit. */
+#define TD_TYPE_CELL_LABEL (td_cell_label_get_type())
+G_DECLARE_FINAL_TYPE(TdCellLabel, td_cell_label, TD, CELL_LABEL, GtkWidget)
 
-/* Give `label` a tooltip showing its whole text (an ellipsized cell's), made only when the
- * pointer rests on it. A live table must not set tooltip text on each update: every new tooltip
- * makes GTK ask the display server where the pointer is, a round trip per cell. */
-void td_label_tooltip_shows_text(GtkLabel *label);
+/* Transfer floating. */
+GtkWidget *td_cell_label_new(gboolean numeric, int width_chars);
+/* NULL is "". Redraws only when the text changed. */
+void td_cell_label_set_text(TdCellLabel *self, const char *text);
+const char *td_cell_label_get_text(TdCellLabel *self);
+
+/* The pixel width of a table column `width_chars` cells of `widget`'s font wide, cell padding
+ * included: a fixed width spares the table measuring every cell of the column. */
+int td_cell_label_column_width(GtkWidget *widget, int width_chars);
 
 G_END_DECLS

@@ -3,6 +3,11 @@
 
 #include "td-store.h"
 
+/* A list shorter than this grows RAMP_STEP rows every RAMP_MS (a tall window's view). */
+#define RAMP_ROWS 208
+#define RAMP_STEP 6
+#define RAMP_MS   25
+
 struct _TdPacedList {
   GObject parent;
   GListModel *source; /* of TdEventItem; owned, or NULL */
@@ -53,14 +58,17 @@ source_event(TdPacedList *self, guint position, TdEventItem **holder)
   return *holder && TD_IS_EVENT_ITEM(*holder) ? td_event_item_get_event(*holder) : NULL;
 }
 
-void
-td_paced_list_flush(TdPacedList *self)
+/* Show the newest rows of the source, adding at most `grow_limit` rows (0: no limit). TRUE
+ * when the rows are all there. */
+static gboolean
+sync_rows(TdPacedList *self, guint grow_limit)
 {
-  g_return_if_fail(TD_IS_PACED_LIST(self));
   g_clear_handle_id(&self->timeout_id, g_source_remove);
   self->dirty = FALSE;
   guint n_source = self->source ? g_list_model_get_n_items(self->source) : 0;
   guint n = MIN(n_source, self->max_items), old = self->rows->len;
+  if (grow_limit && n > old + grow_limit)
+    n = old + grow_limit;
   /* New rows go in at the top: the rows a following reader sees, at the bottom, stay the same
    * objects (and widgets); rows that go leave from the top too. */
   if (n > old) {
@@ -76,6 +84,14 @@ td_paced_list_flush(TdPacedList *self)
     g_list_model_items_changed(G_LIST_MODEL(self), 0, 0, n - old);
   else if (n < old)
     g_list_model_items_changed(G_LIST_MODEL(self), 0, old - n, 0);
+  return n == MIN(n_source, self->max_items);
+}
+
+void
+td_paced_list_flush(TdPacedList *self)
+{
+  g_return_if_fail(TD_IS_PACED_LIST(self));
+  sync_rows(self, 0);
 }
 
 static gboolean
@@ -83,7 +99,11 @@ on_beat(gpointer user_data)
 {
   TdPacedList *self = TD_PACED_LIST(user_data);
   self->timeout_id = 0;
-  td_paced_list_flush(self);
+  /* While the list is short, every new row is in view and gets its widgets made at once: it
+   * grows a few rows a beat, on a quicker beat, until it fills a view. */
+  gboolean short_list = self->rows->len < RAMP_ROWS;
+  if (!sync_rows(self, short_list ? RAMP_STEP : 0) && short_list)
+    self->timeout_id = g_timeout_add(RAMP_MS, on_beat, self);
   return G_SOURCE_REMOVE;
 }
 

@@ -6,8 +6,9 @@
  * fixed set of TdEventItem whose events change ("changed" signal): at most every `interval_ms`
  * row k is pointed at the k-th of the newest `max_items` source items, and the model itself
  * only grows or shrinks when the number of rows does, at its top, so that the bottom rows a
- * following reader sees keep their widgets. While paused (a reader scrolled up), the
- * rows stay as they are until flushed.
+ * following reader sees keep their widgets. A short list (under a tall view's worth of rows)
+ * grows a few rows a beat, so that a view never makes a screenful of row widgets in one
+ * frame. While paused (a reader scrolled up), the rows stay as they are until flushed.
  */
 #pragma once
 

@@ -253,6 +253,10 @@ td_event_list_init(TdEventList *self)
 
 /* ---- TdStore ------------------------------------------------------------------------------ */
 
+/* The most Functions a paced refresh (td_store_set_function_interval) adds at once: a table
+ * makes a row of widgets for each visible one, and fifty rows at once stall a frame. */
+#define FUNCTIONS_PER_BEAT 8
+
 struct _TdStore {
   GObject parent;
   TrState *state;        /* owned */
@@ -335,14 +339,15 @@ td_store_new(guint keep_events)
 
 /* Items for Functions the model does not list yet. */
 static void
-append_new_functions(TdStore *self)
+append_new_functions(TdStore *self, guint limit)
 {
   GPtrArray *fns = tr_state_functions(self->state);
   guint have = g_list_model_get_n_items(G_LIST_MODEL(self->functions));
   if (have >= fns->len)
     return;
+  guint end = limit ? MIN(fns->len, have + limit) : fns->len;
   g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func(g_object_unref);
-  for (guint i = have; i < fns->len; i++) {
+  for (guint i = have; i < end; i++) {
     TdFunctionItem *item = function_item_new(fns->pdata[i]);
     function_item_refresh(item);
     g_ptr_array_add(items, item);
@@ -370,19 +375,19 @@ td_store_load(TdStore *store, TrState *state)
   g_clear_handle_id(&store->fn_timeout_id, g_source_remove);
   guint n_fns = g_list_model_get_n_items(G_LIST_MODEL(store->functions));
   g_list_store_splice(store->functions, 0, n_fns, NULL, 0);
-  append_new_functions(store);
+  append_new_functions(store, 0);
   store->n_events_shown = tr_state_events(state)->len;
   g_list_model_items_changed(G_LIST_MODEL(store->events), 0, old_events, store->n_events_shown);
   g_signal_emit(store, signals[SIG_RESET], 0);
   announce_eager(store);
 }
 
-/* New Functions listed, changed ones notified. */
+/* New Functions listed (at most `limit`, 0: all), changed ones notified. */
 static void
-refresh_functions(TdStore *store)
+refresh_functions(TdStore *store, guint limit)
 {
   guint known = g_list_model_get_n_items(G_LIST_MODEL(store->functions));
-  append_new_functions(store);
+  append_new_functions(store, limit);
   guint n = g_list_model_get_n_items(G_LIST_MODEL(store->functions));
   for (guint i = 0; i < n; i++) {
     g_autoptr(TdFunctionItem) item = g_list_model_get_item(G_LIST_MODEL(store->functions), i);
@@ -396,7 +401,11 @@ on_function_beat(gpointer user_data)
 {
   TdStore *store = TD_STORE(user_data);
   store->fn_timeout_id = 0;
-  refresh_functions(store);
+  refresh_functions(store, FUNCTIONS_PER_BEAT);
+  /* The rest on the next beats. */
+  if (g_list_model_get_n_items(G_LIST_MODEL(store->functions)) <
+      tr_state_functions(store->state)->len)
+    store->fn_timeout_id = g_timeout_add(store->fn_interval_ms, on_function_beat, store);
   return G_SOURCE_REMOVE;
 }
 
@@ -407,7 +416,7 @@ td_store_set_function_interval(TdStore *store, guint interval_ms)
   store->fn_interval_ms = interval_ms;
   if (interval_ms == 0 && store->fn_timeout_id) {
     g_clear_handle_id(&store->fn_timeout_id, g_source_remove);
-    refresh_functions(store);
+    refresh_functions(store, 0);
   }
 }
 
@@ -437,7 +446,7 @@ td_store_apply_events(TdStore *store, GPtrArray *events)
   g_signal_emit(store, signals[SIG_EVENTS_CHANGED], 0, removed, now - (old_shown - removed));
 
   if (store->fn_interval_ms == 0)
-    refresh_functions(store);
+    refresh_functions(store, 0);
   else if (store->fn_timeout_id == 0)
     store->fn_timeout_id = g_timeout_add(store->fn_interval_ms, on_function_beat, store);
   announce_eager(store);

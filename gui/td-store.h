@@ -54,7 +54,8 @@ GListModel *td_store_get_functions(TdStore *store); /* of TdFunctionItem, borrow
 GListModel *td_store_get_events(TdStore *store);    /* of TdEventItem, borrowed */
 /* Refresh the Functions' items and emit "function-changed" at most every `interval_ms` (0,
  * the default: after each batch). A window showing a live stream sets a short interval: its
- * table need not redraw a hundred times a second. */
+ * table need not redraw a hundred times a second. Paced, new Functions join the list a few
+ * at a time, one group a beat. */
 void td_store_set_function_interval(TdStore *store, guint interval_ms);
 /* The kept events as a Perfetto trace (tr_events_to_perfetto). */
 gboolean td_store_export_perfetto(TdStore *store, const char *path, GError **error);

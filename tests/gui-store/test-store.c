@@ -228,10 +228,47 @@ test_function_interval(void)
   g_assert_cmpuint(n_calls, ==, 50);
 }
 
+/* Paced, many new Functions join the list a few at a time (a table makes widgets for each
+ * visible row), and all of them soon. */
+static void
+test_functions_join_in_groups(void)
+{
+  next_seq = 0;
+  Seen seen = {0};
+  g_autoptr(TdStore) store = watched_store(G_MAXUINT, &seen);
+  td_store_set_function_interval(store, 10);
+  g_autoptr(GPtrArray) batch = g_ptr_array_new_with_free_func((GDestroyNotify)tr_event_unref);
+  for (gint64 fn = 1; fn <= 30; fn++) {
+    g_autoptr(GPtrArray) b = calls(fn, 1, TRUE);
+    for (guint i = 0; i < b->len; i++)
+      g_ptr_array_add(batch, tr_event_ref(b->pdata[i]));
+  }
+  td_store_apply_events(store, batch);
+  GListModel *fns = td_store_get_functions(store);
+  g_assert_cmpuint(g_list_model_get_n_items(fns), ==, 0);
+  guint first_group = 0;
+  gint64 deadline = g_get_monotonic_time() + 5 * G_USEC_PER_SEC;
+  while (g_list_model_get_n_items(fns) < 30 && g_get_monotonic_time() < deadline) {
+    g_main_context_iteration(NULL, TRUE);
+    if (!first_group)
+      first_group = g_list_model_get_n_items(fns);
+  }
+  g_assert_cmpuint(first_group, >, 0);
+  g_assert_cmpuint(first_group, <, 30);
+  g_assert_cmpuint(g_list_model_get_n_items(fns), ==, 30);
+  g_assert_cmpuint(seen.fn_changed, >=, 30);
+
+  /* Without pacing, a batch lists them all at once. */
+  g_autoptr(TdStore) at_once = td_store_new(G_MAXUINT);
+  td_store_apply_events(at_once, batch);
+  g_assert_cmpuint(g_list_model_get_n_items(td_store_get_functions(at_once)), ==, 30);
+}
+
 int
 main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
+  g_test_add_func("/gui/store/functions-join-in-groups", test_functions_join_in_groups);
   g_test_add_func("/gui/store/batch-signals", test_batch_signals);
   g_test_add_func("/gui/store/window-drops-oldest", test_window_drops);
   g_test_add_func("/gui/store/load-snapshot-and-export", test_load_and_export);

@@ -442,6 +442,36 @@ test_paced_rows(void)
   g_assert_cmpuint(g_list_model_get_n_items(m), ==, 0);
 }
 
+/* On its beat, a short list grows a few rows at a time (a view makes a row of widgets for each
+ * new row in sight), and soon has them all; a flush has them all at once. */
+static void
+test_paced_ramp(void)
+{
+  row_seq = 0;
+  g_autoptr(GListStore) source = g_list_store_new(TD_TYPE_EVENT_ITEM);
+  g_autoptr(TdPacedList) paced = td_paced_list_new(G_LIST_MODEL(source), 5, 1000);
+  GListModel *m = G_LIST_MODEL(paced);
+  append_events(source, 120);
+  g_assert_cmpuint(g_list_model_get_n_items(m), ==, 0);
+  guint first_step = 0;
+  gint64 deadline = g_get_monotonic_time() + 5 * G_USEC_PER_SEC;
+  while (g_list_model_get_n_items(m) < 120 && g_get_monotonic_time() < deadline) {
+    g_main_context_iteration(NULL, TRUE);
+    if (!first_step)
+      first_step = g_list_model_get_n_items(m);
+  }
+  g_assert_cmpuint(first_step, >, 0);
+  g_assert_cmpuint(first_step, <=, 12);
+  g_assert_cmpuint(g_list_model_get_n_items(m), ==, 120);
+  g_assert_cmpuint(row_event_seq(m, 0), ==, 1);
+  g_assert_cmpuint(row_event_seq(m, 119), ==, 120);
+
+  g_autoptr(GListStore) other = g_list_store_new(TD_TYPE_EVENT_ITEM);
+  append_events(other, 300);
+  td_paced_list_set_source(paced, G_LIST_MODEL(other));
+  g_assert_cmpuint(g_list_model_get_n_items(m), ==, 300);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -457,5 +487,6 @@ main(int argc, char **argv)
   g_test_add_func("/gui/event-filter/store-events", test_filter_store_events);
   g_test_add_func("/gui/functions/sorters-and-cells", test_functions_sorters);
   g_test_add_func("/gui/event-log/rows-keep-their-places", test_paced_rows);
+  g_test_add_func("/gui/event-log/short-list-grows-in-steps", test_paced_ramp);
   return g_test_run();
 }

@@ -5,6 +5,7 @@
 
 #include <glib/gstdio.h>
 
+#include "td-label.h"
 #include "td-window.h"
 
 static const char script[] = "import tensorflow as tf\n"
@@ -123,6 +124,129 @@ test_eager_switch_both_ways(void)
   g_rmdir(dir);
 }
 
+/* The first GtkColumnView under `w` with CSS class `cls`, depth first. */
+static GtkColumnView *
+find_column_view(GtkWidget *w, const char *cls)
+{
+  if (GTK_IS_COLUMN_VIEW(w) && gtk_widget_has_css_class(w, cls))
+    return GTK_COLUMN_VIEW(w);
+  for (GtkWidget *c = gtk_widget_get_first_child(w); c; c = gtk_widget_get_next_sibling(c)) {
+    GtkColumnView *v = find_column_view(c, cls);
+    if (v)
+      return v;
+  }
+  return NULL;
+}
+
+static guint
+n_rows(GtkColumnView *view)
+{
+  return g_list_model_get_n_items(G_LIST_MODEL(gtk_column_view_get_model(view)));
+}
+
+static void
+iterate_for(guint ms)
+{
+  gint64 end = g_get_monotonic_time() + ms * 1000;
+  while (g_get_monotonic_time() < end) {
+    g_main_context_iteration(NULL, FALSE);
+    g_usleep(1000);
+  }
+}
+
+/* The event log makes no rows while its page is hidden, and lists the session's events once
+ * shown. */
+static void
+test_hidden_log_waits(void)
+{
+  g_autoptr(GtkApplication) app =
+      gtk_application_new("org.trellis.Debugger.Test", G_APPLICATION_NON_UNIQUE);
+  g_autoptr(GError) error = NULL;
+  g_assert_true(g_application_register(G_APPLICATION(app), NULL, &error));
+  g_autofree char *dir = g_dir_make_tmp("td-window-XXXXXX", &error);
+  g_autofree char *path = g_build_filename(dir, "log.py", NULL);
+  g_assert_true(g_file_set_contents(path, script, -1, &error));
+
+  TdWindow *win = td_window_new(app);
+  gtk_window_present(GTK_WINDOW(win));
+  g_assert_true(td_window_open_file(win, path, &error));
+  g_assert_no_error(error);
+  gint64 deadline = g_get_monotonic_time() + 20 * G_USEC_PER_SEC;
+  while (td_window_get_status(win, NULL) != TD_CLIENT_FINISHED) {
+    g_assert_cmpint(g_get_monotonic_time(), <, deadline);
+    g_main_context_iteration(NULL, TRUE);
+  }
+  iterate_for(500); /* beats of the store and the log */
+  GtkColumnView *log = find_column_view(GTK_WIDGET(win), "event-log");
+  g_assert_nonnull(log);
+  g_assert_false(gtk_widget_get_mapped(GTK_WIDGET(log)));
+  g_assert_cmpuint(n_rows(log), ==, 0);
+
+  guint n_events = tr_state_events(td_store_get_state(td_window_get_store(win)))->len;
+  g_assert_cmpuint(n_events, >, 0);
+  g_assert_true(gtk_widget_activate_action(GTK_WIDGET(win), "win.search", NULL));
+  while (n_rows(log) < n_events) {
+    g_assert_cmpint(g_get_monotonic_time(), <, deadline);
+    g_main_context_iteration(NULL, FALSE);
+    g_usleep(1000);
+  }
+  g_assert_true(gtk_widget_get_mapped(GTK_WIDGET(log)));
+  g_assert_cmpuint(n_rows(log), ==, n_events);
+
+  gtk_window_destroy(GTK_WINDOW(win));
+  while (g_main_context_iteration(NULL, FALSE))
+    ;
+  g_unlink(path);
+  g_rmdir(dir);
+}
+
+/* A table cell's size follows its font and width in characters, never its text; its text is
+ * kept whole (the tooltip of an ellipsized cell shows it). */
+static void
+test_cell_label_size(void)
+{
+  GtkWidget *window = gtk_window_new();
+  GtkWidget *label = td_cell_label_new(TRUE, 10);
+  GtkWidget *wide = td_cell_label_new(FALSE, 20);
+  GtkWidget *box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
+  gtk_box_append(GTK_BOX(box), label);
+  gtk_box_append(GTK_BOX(box), wide);
+  gtk_window_set_child(GTK_WINDOW(window), box);
+  gtk_window_present(GTK_WINDOW(window));
+  iterate_for(100);
+
+  TdCellLabel *cell = TD_CELL_LABEL(label);
+  g_assert_cmpstr(td_cell_label_get_text(cell), ==, "");
+  int min_empty, nat_empty, h_min, h_nat;
+  gtk_widget_measure(label, GTK_ORIENTATION_HORIZONTAL, -1, &min_empty, &nat_empty, NULL, NULL);
+  gtk_widget_measure(label, GTK_ORIENTATION_VERTICAL, -1, &h_min, &h_nat, NULL, NULL);
+  g_assert_cmpint(nat_empty, >, 0);
+  g_assert_cmpint(h_nat, >, 0);
+
+  g_autofree char *long_text = g_strnfill(500, '8');
+  td_cell_label_set_text(cell, long_text);
+  g_assert_cmpstr(td_cell_label_get_text(cell), ==, long_text);
+  int min_long, nat_long, h_min_long, h_nat_long;
+  gtk_widget_measure(label, GTK_ORIENTATION_HORIZONTAL, -1, &min_long, &nat_long, NULL, NULL);
+  gtk_widget_measure(label, GTK_ORIENTATION_VERTICAL, -1, &h_min_long, &h_nat_long, NULL, NULL);
+  g_assert_cmpint(nat_long, ==, nat_empty);
+  g_assert_cmpint(min_long, ==, min_empty);
+  g_assert_cmpint(h_nat_long, ==, h_nat);
+
+  /* Twice the characters, about twice the width. */
+  int nat_wide;
+  gtk_widget_measure(wide, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &nat_wide, NULL, NULL);
+  g_assert_cmpint(nat_wide, ==, 2 * nat_empty);
+  g_assert_cmpint(td_cell_label_column_width(wide, 20), >, nat_wide);
+
+  td_cell_label_set_text(cell, NULL);
+  g_assert_cmpstr(td_cell_label_get_text(cell), ==, "");
+  iterate_for(50); /* draws */
+  gtk_window_destroy(GTK_WINDOW(window));
+  while (g_main_context_iteration(NULL, FALSE))
+    ;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -131,5 +255,7 @@ main(int argc, char **argv)
   g_log_set_always_fatal(G_LOG_LEVEL_CRITICAL | G_LOG_LEVEL_ERROR);
   gtk_init();
   g_test_add_func("/gui/window/eager-switch-both-ways", test_eager_switch_both_ways);
+  g_test_add_func("/gui/window/hidden-log-waits", test_hidden_log_waits);
+  g_test_add_func("/gui/cell-label/size-does-not-follow-text", test_cell_label_size);
   return g_test_run();
 }
