@@ -89,12 +89,12 @@ format_ms(GObject *item, const char *property)
 }
 
 static const TdColumn columns[] = {
-    {"name", "Function", "name", FALSE, format_text, FALSE, 18},
-    {"calls", "Calls", "calls", TRUE, format_count, FALSE, 9},
-    {"hits", "Hits", "hits", TRUE, format_count, FALSE, 9},
+    {"name", "Function", "name", FALSE, format_text, FALSE, 14},
+    {"calls", "Calls", "calls", TRUE, format_count, FALSE, 8},
+    {"hits", "Hits", "hits", TRUE, format_count, FALSE, 8},
     {"misses", "Misses", "misses", TRUE, format_count, FALSE, 7},
-    {"hit-rate", "Hit rate", "hit-rate", TRUE, format_rate, FALSE, 8},
-    {"trace-ms", "Tracing", "trace-ms", TRUE, format_ms, FALSE, 9},
+    {"hit-rate", "Hit rate", "hit-rate", TRUE, format_rate, FALSE, 7},
+    {"trace-ms", "Tracing", "trace-ms", TRUE, format_ms, FALSE, 8},
     {"last-cause", "Last retrace cause", "last-cause", FALSE, format_text, TRUE, 30},
 };
 

@@ -263,6 +263,28 @@ class Execute(KernelTestCase):
         self.assertEqual(self.k.reply(self.k.shell, second)["content"]["status"], "ok")
 
 
+def cpu_seconds(pid):
+    """User + system CPU time of process `pid` so far, from /proc."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Bursts(KernelTestCase):
+    def test_back_to_back_executes_then_an_idle_kernel_sleeps(self):
+        # Back to back, the shell loop polls briefly between requests; once they stop, the
+        # kernel must go to sleep rather than keep polling.
+        for i in range(200):
+            reply, _ = self.k.execute("x = %d" % i)
+            self.assertEqual(reply["content"]["status"], "ok")
+        time.sleep(0.2)
+        before = cpu_seconds(self.k.proc.pid)
+        time.sleep(1.0)
+        self.assertLess(cpu_seconds(self.k.proc.pid) - before, 0.1)
+        reply, _ = self.k.execute("x")
+        self.assertEqual(reply["content"]["status"], "ok")
+
+
 class Interrupts(KernelTestCase):
     def run_interrupted(self, interrupt):
         msg_id = self.k.send(self.k.shell, "execute_request", dict(code="while True: pass"))
