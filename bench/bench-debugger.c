@@ -167,6 +167,9 @@ feed_batch(gpointer data)
   gint64 took = g_get_monotonic_time() - t;
   s->apply_us += took;
   s->max_apply_us = MAX(s->max_apply_us, took);
+  if (g_getenv("BENCH_DEBUGGER_GAPS") && took > 5000)
+    g_printerr("batch of %u events: %.1f ms at %.2f s\n", batch->len, took / 1000.0,
+               (g_get_monotonic_time() - s->start_us) / 1e6);
   s->n_events += batch->len;
   s->n_batches++;
   if (s->n_events >= s->target) {

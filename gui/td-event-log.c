@@ -2,7 +2,8 @@
  *
  * The store's events model goes through a GtkFilterListModel with a TdEventFilter; the model
  * filters incrementally, so a million kept events never block the main loop. Columns are
- * listed once (`columns`), each a function from an event to its cell's text. */
+ * listed once (`columns`), each a function from an event to its cell's text; a row is a box of
+ * cell labels under a GtkListView, with a header box of the same labels above it. */
 #include "td-event-log.h"
 
 #include "td-event-filter.h"
@@ -29,14 +30,14 @@ struct _TdEventLog {
   TdCellLabel *count;           /* "N of M events" */
   guint count_id;               /* pending update of `count`, or 0 */
   GtkScrolledWindow *scrolled;  /* around the table */
-  GtkColumnView *column_view;   /* the table */
+  GtkListView *list_view;       /* the table's rows */
   GtkFilterListModel *filtered; /* the store's events through `filter` */
   TdPacedList *paced;           /* the newest of `filtered`, new ones shown 4 times a second */
   TdEventFilter *filter;        /* kind and text */
   TdStore *store;               /* the data, or NULL */
   gboolean follow;              /* scrolled to the bottom: stay there as events arrive */
-  GPtrArray *dirty_cells;       /* TdCellLabel* (owned refs) to redraw, oldest first */
-  GPtrArray *stale_cells;       /* TdCellLabel* (owned refs) out of date, out of view */
+  GPtrArray *dirty_rows;        /* row boxes (owned refs) to refresh, oldest first */
+  GPtrArray *stale_rows;        /* row boxes (owned refs) out of date, out of view */
   guint dirty_tick;             /* the tick callback redrawing them, or 0 */
   guint follow_id;              /* pending scroll to the bottom, or 0 */
 };
@@ -79,115 +80,139 @@ cell_site(const TrEvent *ev)
 }
 
 static const TdLogColumn columns[] = {
-    {"#", cell_seq, TRUE, FALSE, 8},
-    {"Time (s)", cell_time, TRUE, FALSE, 10},
-    {"Event", cell_kind, FALSE, FALSE, 16},
-    {"Function", cell_function, FALSE, FALSE, 16},
-    {"Call site", cell_site, FALSE, FALSE, 16},
+    {"#", cell_seq, TRUE, FALSE, 6},
+    {"Time (s)", cell_time, TRUE, FALSE, 9},
+    {"Event", cell_kind, FALSE, FALSE, 13},
+    {"Function", cell_function, FALSE, FALSE, 12},
+    {"Call site", cell_site, FALSE, FALSE, 13},
     {"Details", td_format_event_details, FALSE, TRUE, 30},
 };
 
-static void
-cell_setup(GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
+/* ---- rows ---- */
+
+/* A row is a box of one TdCellLabel per column under a GtkListView (not a GtkColumnView: GTK
+ * 4.8 keeps up to 200 rows of widgets around the view, and a column view's row is thirteen
+ * widgets, each cell with its own event controllers, where this one is eight). The header is
+ * the same box of labels above the list, so the columns line up: equal requests in equal
+ * widths get equal allocations. */
+static GtkWidget *
+row_new(gboolean header)
 {
-  const TdLogColumn *col = user_data;
-  GtkWidget *label = td_cell_label_new(col->numeric, col->width_chars);
-  gtk_list_item_set_child(list_item, label);
+  GtkWidget *row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
+  gtk_widget_add_css_class(row, header ? "log-header" : "log-row");
+  for (guint i = 0; i < G_N_ELEMENTS(columns); i++) {
+    GtkWidget *cell = td_cell_label_new(columns[i].numeric, columns[i].width_chars);
+    gtk_widget_set_margin_start(cell, 8);
+    gtk_widget_set_margin_end(cell, 8);
+    gtk_widget_set_margin_top(cell, 4);
+    gtk_widget_set_margin_bottom(cell, 4);
+    gtk_widget_set_hexpand(cell, columns[i].expand);
+    if (header)
+      td_cell_label_set_text(TD_CELL_LABEL(cell), columns[i].title);
+    gtk_box_append(GTK_BOX(row), cell);
+  }
+  return row;
 }
 
-/* The kind as a CSS class ("retrace_cause", "error"…; calls by outcome: "hit", "miss",
- * "eager"), for the style sheet's colours. */
+/* The kind as a CSS class on the Event cell ("retrace_cause", "error"…; calls by outcome:
+ * "hit", "miss", "eager"), for the style sheet's colours. */
 static void
 set_kind_class(GtkWidget *label, const TrEvent *ev)
 {
   const char *old = g_object_get_data(G_OBJECT(label), "td-class");
-  if (old)
-    gtk_widget_remove_css_class(label, old);
   const char *cls = NULL;
   if (ev && (ev->kind == TR_EVENT_CALL || ev->kind == TR_EVENT_CALL_END))
     cls = tr_outcome_name(ev->outcome);
   else if (ev)
     cls = tr_event_kind_name(ev->kind);
+  if (old == cls)
+    return;
+  if (old)
+    gtk_widget_remove_css_class(label, old);
   if (cls)
     gtk_widget_add_css_class(label, cls);
   g_object_set_data(G_OBJECT(label), "td-class", (gpointer)cls); /* static strings */
 }
 
-/* Shows the row's current event in the cell. */
+/* Shows the row's current event in its cells. */
 static void
-cell_update(TdCellLabel *label, TdEventItem *item, const TdLogColumn *col)
+row_update(GtkWidget *row, TdEventItem *item)
 {
   const TrEvent *ev = item ? td_event_item_get_event(item) : NULL;
-  g_autofree char *text = ev ? col->text(ev) : NULL;
-  td_cell_label_set_text(label, text);
-  if (col->text == cell_kind)
-    set_kind_class(GTK_WIDGET(label), ev);
+  guint i = 0;
+  for (GtkWidget *cell = gtk_widget_get_first_child(row); cell && i < G_N_ELEMENTS(columns);
+       cell = gtk_widget_get_next_sibling(cell), i++) {
+    g_autofree char *text = ev ? columns[i].text(ev) : NULL;
+    td_cell_label_set_text(TD_CELL_LABEL(cell), text);
+    if (columns[i].text == cell_kind)
+      set_kind_class(cell, ev);
+  }
 }
 
-/* Cells whose row moved to another event are redrawn a few at a time, one batch a frame: a
- * refresh of every visible cell at once would re-shape all their text in one frame. Only the
- * cells in view are: GTK keeps up to 200 rows of widgets around the view, and a beat moves
- * every row; a cell out of view waits, stale, until a scroll may bring it in. */
-#define CELLS_PER_FRAME 60
+/* Rows whose event moved are refreshed a few at a time, one batch a frame: a refresh of every
+ * visible row at once would re-shape all their text in one frame. Only rows in view are: GTK
+ * keeps up to 200 rows of widgets around the view, and a beat moves every row; a row out of
+ * view waits, stale, until a scroll or a taller view may bring it in. */
+#define ROWS_PER_FRAME 10
 
-/* `cell` lies (partly) within the log's scrolled window. */
+/* `row` lies (partly) within the log's scrolled window. */
 static gboolean
-cell_in_view(TdEventLog *self, GtkWidget *cell)
+row_in_view(TdEventLog *self, GtkWidget *row)
 {
   graphene_rect_t bounds;
   GtkWidget *view = GTK_WIDGET(self->scrolled);
-  if (!gtk_widget_get_mapped(cell) || !gtk_widget_compute_bounds(cell, view, &bounds))
+  if (!gtk_widget_get_mapped(row) || !gtk_widget_compute_bounds(row, view, &bounds))
     return FALSE;
   return bounds.origin.y + bounds.size.height > 0 && bounds.origin.y < gtk_widget_get_height(view);
 }
 
 static gboolean
-update_dirty_cells(GtkWidget *widget, GdkFrameClock *clock, gpointer user_data)
+update_dirty_rows(GtkWidget *widget, GdkFrameClock *clock, gpointer user_data)
 {
   TdEventLog *self = TD_EVENT_LOG(widget);
   guint updated = 0, i = 0;
-  for (; i < self->dirty_cells->len && updated < CELLS_PER_FRAME; i++) {
-    TdCellLabel *label = self->dirty_cells->pdata[i];
-    TdEventItem *item = g_object_get_data(G_OBJECT(label), "td-item");
-    g_object_set_data(G_OBJECT(label), "td-dirty", NULL);
+  for (; i < self->dirty_rows->len && updated < ROWS_PER_FRAME; i++) {
+    GtkWidget *row = self->dirty_rows->pdata[i];
+    TdEventItem *item = g_object_get_data(G_OBJECT(row), "td-item");
+    g_object_set_data(G_OBJECT(row), "td-dirty", NULL);
     if (!item)
       continue;
-    if (!cell_in_view(self, GTK_WIDGET(label))) {
-      if (!g_object_get_data(G_OBJECT(label), "td-stale")) {
-        g_object_set_data(G_OBJECT(label), "td-stale", GINT_TO_POINTER(1));
-        g_ptr_array_add(self->stale_cells, g_object_ref(label));
+    if (!row_in_view(self, row)) {
+      if (!g_object_get_data(G_OBJECT(row), "td-stale")) {
+        g_object_set_data(G_OBJECT(row), "td-stale", GINT_TO_POINTER(1));
+        g_ptr_array_add(self->stale_rows, g_object_ref(row));
       }
       continue;
     }
-    cell_update(label, item, g_object_get_data(G_OBJECT(label), "td-column"));
+    row_update(row, item);
     updated++;
   }
-  g_ptr_array_remove_range(self->dirty_cells, 0, i);
-  if (self->dirty_cells->len > 0)
+  g_ptr_array_remove_range(self->dirty_rows, 0, i);
+  if (self->dirty_rows->len > 0)
     return G_SOURCE_CONTINUE;
   self->dirty_tick = 0;
   return G_SOURCE_REMOVE;
 }
 
-/* Queue `label`'s cell for an update (see update_dirty_cells). */
+/* Queue `row` for a refresh (see update_dirty_rows). */
 static void
-mark_dirty(TdEventLog *self, TdCellLabel *label)
+mark_dirty(TdEventLog *self, GtkWidget *row)
 {
-  if (g_object_get_data(G_OBJECT(label), "td-dirty"))
+  if (g_object_get_data(G_OBJECT(row), "td-dirty"))
     return;
-  g_object_set_data(G_OBJECT(label), "td-dirty", GINT_TO_POINTER(1));
-  g_ptr_array_add(self->dirty_cells, g_object_ref(label));
+  g_object_set_data(G_OBJECT(row), "td-dirty", GINT_TO_POINTER(1));
+  g_ptr_array_add(self->dirty_rows, g_object_ref(row));
   if (self->dirty_tick == 0)
     self->dirty_tick =
-        gtk_widget_add_tick_callback(GTK_WIDGET(self), update_dirty_cells, NULL, NULL);
+        gtk_widget_add_tick_callback(GTK_WIDGET(self), update_dirty_rows, NULL, NULL);
 }
 
-/* The view moved: stale cells get another look. */
+/* The view moved or grew: stale rows get another look. */
 static void
-recheck_stale_cells(TdEventLog *self)
+recheck_stale_rows(TdEventLog *self)
 {
-  g_autoptr(GPtrArray) stale = g_steal_pointer(&self->stale_cells);
-  self->stale_cells = g_ptr_array_new_with_free_func(g_object_unref);
+  g_autoptr(GPtrArray) stale = g_steal_pointer(&self->stale_rows);
+  self->stale_rows = g_ptr_array_new_with_free_func(g_object_unref);
   for (guint i = 0; i < stale->len; i++) {
     g_object_set_data(G_OBJECT(stale->pdata[i]), "td-stale", NULL);
     mark_dirty(self, stale->pdata[i]);
@@ -197,58 +222,43 @@ recheck_stale_cells(TdEventLog *self)
 static void
 on_row_changed(TdEventItem *item, gpointer user_data)
 {
-  TdCellLabel *label = TD_CELL_LABEL(user_data);
-  mark_dirty(g_object_get_data(G_OBJECT(label), "td-log"), label);
+  GtkWidget *row = GTK_WIDGET(user_data);
+  mark_dirty(g_object_get_data(G_OBJECT(row), "td-log"), row);
 }
 
 static void
-cell_bind(GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
+row_setup(GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
 {
-  const TdLogColumn *col = user_data;
-  GtkWidget *label = gtk_list_item_get_child(list_item);
+  GtkWidget *row = row_new(FALSE);
+  g_object_set_data(G_OBJECT(row), "td-log", user_data);
+  gtk_list_item_set_child(list_item, row);
+}
+
+static void
+row_bind(GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
+{
+  GtkWidget *row = gtk_list_item_get_child(list_item);
   gpointer item = gtk_list_item_get_item(list_item);
   if (!TD_IS_EVENT_ITEM(item))
     return;
-  cell_update(TD_CELL_LABEL(label), item, col);
+  row_update(row, item);
   /* The row keeps its place while its event moves (td-paced-list.h). */
-  g_object_set_data(G_OBJECT(label), "td-column", (gpointer)col);
-  g_object_set_data(G_OBJECT(label), "td-log", g_object_get_data(G_OBJECT(factory), "td-log"));
-  g_object_set_data(G_OBJECT(label), "td-item", item);
-  g_object_set_data(G_OBJECT(label), "td-dirty", NULL);
-  gulong id = g_signal_connect_object(item, "changed", G_CALLBACK(on_row_changed), label, 0);
-  g_object_set_data(G_OBJECT(label), "td-changed", GSIZE_TO_POINTER(id));
+  g_object_set_data(G_OBJECT(row), "td-item", item);
+  g_object_set_data(G_OBJECT(row), "td-dirty", NULL);
+  gulong id = g_signal_connect_object(item, "changed", G_CALLBACK(on_row_changed), row, 0);
+  g_object_set_data(G_OBJECT(row), "td-changed", GSIZE_TO_POINTER(id));
 }
 
 static void
-cell_unbind(GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
+row_unbind(GtkSignalListItemFactory *factory, GtkListItem *list_item, gpointer user_data)
 {
-  GtkWidget *label = gtk_list_item_get_child(list_item);
+  GtkWidget *row = gtk_list_item_get_child(list_item);
   gpointer item = gtk_list_item_get_item(list_item);
-  gulong id = GPOINTER_TO_SIZE(g_object_get_data(G_OBJECT(label), "td-changed"));
+  gulong id = GPOINTER_TO_SIZE(g_object_get_data(G_OBJECT(row), "td-changed"));
   if (id && item)
     g_signal_handler_disconnect(item, id);
-  g_object_set_data(G_OBJECT(label), "td-changed", NULL);
-  g_object_set_data(G_OBJECT(label), "td-item", NULL);
-}
-
-static void
-add_columns(TdEventLog *self)
-{
-  for (guint i = 0; i < G_N_ELEMENTS(columns); i++) {
-    GtkListItemFactory *factory = gtk_signal_list_item_factory_new();
-    g_object_set_data(G_OBJECT(factory), "td-log", self);
-    g_signal_connect(factory, "setup", G_CALLBACK(cell_setup), (gpointer)&columns[i]);
-    g_signal_connect(factory, "bind", G_CALLBACK(cell_bind), (gpointer)&columns[i]);
-    g_signal_connect(factory, "unbind", G_CALLBACK(cell_unbind), (gpointer)&columns[i]);
-    g_autoptr(GtkColumnViewColumn) column = gtk_column_view_column_new(columns[i].title, factory);
-    gtk_column_view_column_set_expand(column, columns[i].expand);
-    gtk_column_view_column_set_resizable(column, TRUE);
-    if (!columns[i].expand)
-      gtk_column_view_column_set_fixed_width(
-          column,
-          td_cell_label_column_width(GTK_WIDGET(self->column_view), columns[i].width_chars));
-    gtk_column_view_append_column(self->column_view, column);
-  }
+  g_object_set_data(G_OBJECT(row), "td-changed", NULL);
+  g_object_set_data(G_OBJECT(row), "td-item", NULL);
 }
 
 /* ---- filter, count, follow ---- */
@@ -327,7 +337,7 @@ on_scrolled(GtkAdjustment *adj, gpointer user_data)
   TdEventLog *self = TD_EVENT_LOG(user_data);
   double bottom = gtk_adjustment_get_upper(adj) - gtk_adjustment_get_page_size(adj);
   self->follow = gtk_adjustment_get_value(adj) >= bottom - 4;
-  recheck_stale_cells(self);
+  recheck_stale_rows(self);
   update_paused(self);
   update_count(self);
 }
@@ -414,8 +424,8 @@ td_event_log_dispose(GObject *object)
   if (self->dirty_tick)
     gtk_widget_remove_tick_callback(GTK_WIDGET(self), self->dirty_tick);
   self->dirty_tick = 0;
-  g_clear_pointer(&self->dirty_cells, g_ptr_array_unref);
-  g_clear_pointer(&self->stale_cells, g_ptr_array_unref);
+  g_clear_pointer(&self->dirty_rows, g_ptr_array_unref);
+  g_clear_pointer(&self->stale_rows, g_ptr_array_unref);
   g_clear_pointer(&self->box, gtk_widget_unparent);
   if (self->filtered)
     g_signal_handlers_disconnect_by_data(self->filtered, self);
@@ -431,7 +441,7 @@ static void
 td_event_log_map(GtkWidget *widget)
 {
   GTK_WIDGET_CLASS(td_event_log_parent_class)->map(widget);
-  recheck_stale_cells(TD_EVENT_LOG(widget));
+  recheck_stale_rows(TD_EVENT_LOG(widget));
   update_paused(TD_EVENT_LOG(widget));
 }
 
@@ -457,8 +467,8 @@ td_event_log_init(TdEventLog *self)
 {
   self->filter = td_event_filter_new();
   /* The model owns the filter; `filter` stays a borrowed pointer. */
-  self->dirty_cells = g_ptr_array_new_with_free_func(g_object_unref);
-  self->stale_cells = g_ptr_array_new_with_free_func(g_object_unref);
+  self->dirty_rows = g_ptr_array_new_with_free_func(g_object_unref);
+  self->stale_rows = g_ptr_array_new_with_free_func(g_object_unref);
   self->filtered = gtk_filter_list_model_new(NULL, GTK_FILTER(self->filter));
   gtk_filter_list_model_set_incremental(self->filtered, TRUE);
   /* 100,000 events a second arrive in a hundred batches: four times a second the table's rows
@@ -472,21 +482,30 @@ td_event_log_init(TdEventLog *self)
 
   g_autoptr(GtkSelectionModel) selection =
       GTK_SELECTION_MODEL(gtk_no_selection_new(g_object_ref(G_LIST_MODEL(self->paced))));
-  self->column_view = GTK_COLUMN_VIEW(gtk_column_view_new(g_steal_pointer(&selection)));
-  gtk_widget_add_css_class(GTK_WIDGET(self->column_view), "data-table");
-  gtk_widget_add_css_class(GTK_WIDGET(self->column_view), "event-log");
-  add_columns(self);
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new();
+  g_signal_connect(factory, "setup", G_CALLBACK(row_setup), self);
+  g_signal_connect(factory, "bind", G_CALLBACK(row_bind), NULL);
+  g_signal_connect(factory, "unbind", G_CALLBACK(row_unbind), NULL);
+  self->list_view = GTK_LIST_VIEW(gtk_list_view_new(g_steal_pointer(&selection), factory));
+  gtk_widget_add_css_class(GTK_WIDGET(self->list_view), "event-log");
 
   self->scrolled = GTK_SCROLLED_WINDOW(gtk_scrolled_window_new());
-  gtk_scrolled_window_set_child(self->scrolled, GTK_WIDGET(self->column_view));
+  /* Rows are as wide as the view: their cells ellipsize rather than scroll sideways, and the
+   * header above stays in line with them. */
+  gtk_scrolled_window_set_policy(self->scrolled, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_child(self->scrolled, GTK_WIDGET(self->list_view));
   gtk_widget_set_vexpand(GTK_WIDGET(self->scrolled), TRUE);
   GtkAdjustment *vadj = gtk_scrolled_window_get_vadjustment(self->scrolled);
   g_signal_connect(vadj, "value-changed", G_CALLBACK(on_scrolled), self);
   /* A taller view may show stale cells. */
-  g_signal_connect_swapped(vadj, "notify::page-size", G_CALLBACK(recheck_stale_cells), self);
+  g_signal_connect_swapped(vadj, "notify::page-size", G_CALLBACK(recheck_stale_rows), self);
 
   self->box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
   gtk_box_append(GTK_BOX(self->box), toolbar_new(self));
+  GtkWidget *header = row_new(TRUE);
+  gtk_widget_add_css_class(header, "event-log");
+  gtk_box_append(GTK_BOX(self->box), header);
+  gtk_box_append(GTK_BOX(self->box), gtk_separator_new(GTK_ORIENTATION_HORIZONTAL));
   gtk_box_append(GTK_BOX(self->box), GTK_WIDGET(self->scrolled));
   gtk_widget_set_parent(self->box, GTK_WIDGET(self));
   update_count(self);

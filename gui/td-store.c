@@ -255,7 +255,7 @@ td_event_list_init(TdEventList *self)
 
 /* The most Functions a paced refresh (td_store_set_function_interval) adds at once: a table
  * makes a row of widgets for each visible one, and fifty rows at once stall a frame. */
-#define FUNCTIONS_PER_BEAT 8
+#define FUNCTIONS_PER_BEAT 4
 
 struct _TdStore {
   GObject parent;

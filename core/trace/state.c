@@ -299,7 +299,9 @@ static const Applier appliers[TR_EVENT_N_KINDS] = {
     [TR_EVENT_RETRACING_WARNING] = apply_warning,
 };
 
-/* Keeps `ev`, dropping the oldest in one go once the window is a quarter over its size. */
+/* Keeps `ev`, dropping the oldest in one go once the window is a sixteenth over its size: a
+ * drop is paid for at once by whoever applies the event (a viewer's main loop), so drops are
+ * kept small. */
 static void
 keep_event(TrState *s, const TrEvent *ev)
 {
@@ -308,7 +310,7 @@ keep_event(TrState *s, const TrEvent *ev)
   g_ptr_array_add(s->events, tr_event_ref((TrEvent *)ev));
   if (s->keep == G_MAXUINT)
     return;
-  guint slack = MAX(s->keep / 4, 16);
+  guint slack = MAX(s->keep / 16, 16);
   if (s->events->len > s->keep + slack) {
     guint n = s->events->len - s->keep;
     g_ptr_array_remove_range(s->events, 0, n);

@@ -123,7 +123,7 @@ GPtrArray *tr_state_events(const TrState *state);
 /* How many events were applied in all (kept or not). */
 guint64 tr_state_n_applied(const TrState *state);
 /* How many kept events have been dropped from the front of the window so far (the window
- * drops the oldest in batches, once it is a quarter over `keep_events`). */
+ * drops the oldest in batches, once it is a sixteenth over `keep_events`). */
 guint64 tr_state_events_dropped(const TrState *state);
 /* New references to the kept events numbered above `seq`, oldest first; NULL when some of
  * them are no longer kept (the caller then needs a snapshot). Transfer full. */

@@ -4,7 +4,9 @@
 #include <gtk/gtk.h>
 
 #include <glib/gstdio.h>
+#include <string.h>
 
+#include "td-format.h"
 #include "td-label.h"
 #include "td-window.h"
 
@@ -124,14 +126,14 @@ test_eager_switch_both_ways(void)
   g_rmdir(dir);
 }
 
-/* The first GtkColumnView under `w` with CSS class `cls`, depth first. */
-static GtkColumnView *
-find_column_view(GtkWidget *w, const char *cls)
+/* The first GtkListView under `w` with CSS class `cls`, depth first. */
+static GtkListView *
+find_list_view(GtkWidget *w, const char *cls)
 {
-  if (GTK_IS_COLUMN_VIEW(w) && gtk_widget_has_css_class(w, cls))
-    return GTK_COLUMN_VIEW(w);
+  if (GTK_IS_LIST_VIEW(w) && gtk_widget_has_css_class(w, cls))
+    return GTK_LIST_VIEW(w);
   for (GtkWidget *c = gtk_widget_get_first_child(w); c; c = gtk_widget_get_next_sibling(c)) {
-    GtkColumnView *v = find_column_view(c, cls);
+    GtkListView *v = find_list_view(c, cls);
     if (v)
       return v;
   }
@@ -139,9 +141,32 @@ find_column_view(GtkWidget *w, const char *cls)
 }
 
 static guint
-n_rows(GtkColumnView *view)
+n_rows(GtkListView *view)
 {
-  return g_list_model_get_n_items(G_LIST_MODEL(gtk_column_view_get_model(view)));
+  return g_list_model_get_n_items(G_LIST_MODEL(gtk_list_view_get_model(view)));
+}
+
+/* The texts of the cell labels of the row widget showing event `seq`, joined by "|", or NULL. */
+static char *
+row_text(GtkWidget *w, guint64 seq)
+{
+  if (GTK_IS_BOX(w) && gtk_widget_has_css_class(w, "log-row")) {
+    GtkWidget *first = gtk_widget_get_first_child(w);
+    g_autofree char *want = g_strdup_printf("%" G_GUINT64_FORMAT, seq);
+    if (!first || g_strcmp0(td_cell_label_get_text(TD_CELL_LABEL(first)), want) != 0)
+      return NULL;
+    GString *s = g_string_new(NULL);
+    for (GtkWidget *c = first; c; c = gtk_widget_get_next_sibling(c))
+      g_string_append_printf(s, "%s%s", s->len ? "|" : "",
+                             td_cell_label_get_text(TD_CELL_LABEL(c)));
+    return g_string_free(s, FALSE);
+  }
+  for (GtkWidget *c = gtk_widget_get_first_child(w); c; c = gtk_widget_get_next_sibling(c)) {
+    char *text = row_text(c, seq);
+    if (text)
+      return text;
+  }
+  return NULL;
 }
 
 static void
@@ -177,7 +202,7 @@ test_hidden_log_waits(void)
     g_main_context_iteration(NULL, TRUE);
   }
   iterate_for(500); /* beats of the store and the log */
-  GtkColumnView *log = find_column_view(GTK_WIDGET(win), "event-log");
+  GtkListView *log = find_list_view(GTK_WIDGET(win), "event-log");
   g_assert_nonnull(log);
   g_assert_false(gtk_widget_get_mapped(GTK_WIDGET(log)));
   g_assert_cmpuint(n_rows(log), ==, 0);
@@ -192,6 +217,18 @@ test_hidden_log_waits(void)
   }
   g_assert_true(gtk_widget_get_mapped(GTK_WIDGET(log)));
   g_assert_cmpuint(n_rows(log), ==, n_events);
+
+  /* The newest event's row, in view at the bottom, shows its number, kind and Function. */
+  GPtrArray *events = tr_state_events(td_store_get_state(td_window_get_store(win)));
+  const TrEvent *newest = events->pdata[events->len - 1];
+  g_autofree char *text = NULL;
+  while (!(text = row_text(GTK_WIDGET(log), newest->seq))) {
+    g_assert_cmpint(g_get_monotonic_time(), <, deadline);
+    g_main_context_iteration(NULL, FALSE);
+    g_usleep(1000);
+  }
+  g_autofree char *kind = g_strdup_printf("|%s|", td_format_kind_label(newest->kind));
+  g_assert_nonnull(strstr(text, kind));
 
   gtk_window_destroy(GTK_WINDOW(win));
   while (g_main_context_iteration(NULL, FALSE))
