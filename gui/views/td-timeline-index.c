@@ -25,6 +25,7 @@ lane_free(gpointer data)
   TdTlLane *lane = data;
   g_free(lane->name);
   g_array_unref(lane->calls);
+  g_array_unref(lane->blocks);
   g_array_unref(lane->traces);
   g_free(lane);
 }
@@ -45,6 +46,7 @@ lane_for(TdTlIndex *index, gint64 fn_id, const char *name)
   lane->fn_id = fn_id;
   lane->name = g_strdup(name ? name : "?");
   lane->calls = g_array_new(FALSE, FALSE, sizeof(TdTlCall));
+  lane->blocks = g_array_new(FALSE, FALSE, sizeof(TdTlBlock));
   lane->traces = g_array_new(FALSE, FALSE, sizeof(TdTlSpan));
   g_ptr_array_add(index->lanes, lane);
   g_hash_table_insert(index->by_fn, &lane->fn_id, GUINT_TO_POINTER(index->lanes->len));
@@ -64,6 +66,37 @@ intern_file(TdTlIndex *index, const char *file)
   return copy;
 }
 
+/* Which outcome a merged box shows: misses stand out most, then eager runs. */
+static int
+outcome_rank(guint8 outcome)
+{
+  static const int rank[TR_OUTCOME_N] = {
+      [TR_OUTCOME_NONE] = 0, [TR_OUTCOME_HIT] = 1, [TR_OUTCOME_EAGER] = 2, [TR_OUTCOME_MISS] = 3};
+  return outcome < TR_OUTCOME_N ? rank[outcome] : 0;
+}
+
+/* Summaries of the whole blocks from block `from` on (the calls there changed). */
+static void
+summarize_blocks(TdTlLane *lane, guint from)
+{
+  g_array_set_size(lane->blocks, MIN(from, lane->blocks->len));
+  const TdTlCall *calls = (const TdTlCall *)(void *)lane->calls->data;
+  for (guint k = lane->blocks->len; (k + 1) * TD_TL_BLOCK <= lane->calls->len; k++) {
+    const TdTlCall *c = calls + k * TD_TL_BLOCK;
+    TdTlBlock b = {.max_dur_ns = 0, .min_outcome = c[0].outcome, .max_outcome = c[0].outcome};
+    for (guint j = 0; j < TD_TL_BLOCK; j++) {
+      b.max_dur_ns = MAX(b.max_dur_ns, c[j].end_ns - c[j].start_ns);
+      if (j > 0)
+        b.max_step_ns = MAX(b.max_step_ns, c[j].start_ns - c[j - 1].start_ns);
+      if (outcome_rank(c[j].outcome) < outcome_rank(b.min_outcome))
+        b.min_outcome = c[j].outcome;
+      if (outcome_rank(c[j].outcome) > outcome_rank(b.max_outcome))
+        b.max_outcome = c[j].outcome;
+    }
+    g_array_append_val(lane->blocks, b);
+  }
+}
+
 /* Insert keeping start order: events end in order, so a call starts after the calls before
  * it except when nested (recursion), when it goes a few places back. */
 static void
@@ -74,6 +107,8 @@ insert_call(TdTlLane *lane, const TdTlCall *call)
     i--;
   g_array_insert_val(lane->calls, i, *call);
   lane->max_call_ns = MAX(lane->max_call_ns, call->end_ns - call->start_ns);
+  if (i / TD_TL_BLOCK < lane->blocks->len || lane->calls->len % TD_TL_BLOCK == 0)
+    summarize_blocks(lane, i / TD_TL_BLOCK);
 }
 
 static void
@@ -266,6 +301,8 @@ td_tl_index_drop_before(TdTlIndex *index, gint64 ts_ns)
     TdTlLane *lane = index->lanes->pdata[i];
     guint n = count_ended_before(lane->calls, sizeof(TdTlCall), ts_ns);
     g_array_remove_range(lane->calls, 0, n);
+    if (n > 0)
+      summarize_blocks(lane, 0);
     index->n_calls -= n;
     g_array_remove_range(lane->traces, 0,
                          count_ended_before(lane->traces, sizeof(TdTlSpan), ts_ns));
@@ -367,15 +404,6 @@ td_tl_lane_trace_range(const TdTlLane *lane, gint64 t0, gint64 t1, guint *first,
   range(lane->traces, sizeof(TdTlSpan), lane->max_trace_ns, t0, t1, first, end);
 }
 
-/* Which outcome a merged box shows: misses stand out most, then eager runs. */
-static int
-outcome_rank(guint8 outcome)
-{
-  static const int rank[TR_OUTCOME_N] = {
-      [TR_OUTCOME_NONE] = 0, [TR_OUTCOME_HIT] = 1, [TR_OUTCOME_EAGER] = 2, [TR_OUTCOME_MISS] = 3};
-  return outcome < TR_OUTCOME_N ? rank[outcome] : 0;
-}
-
 /* Add a sub-pixel call in pixel column `col` to the boxes, merging it with the last box. */
 static void
 merge_narrow(GArray *boxes, double col, guint8 outcome, guint call)
@@ -402,6 +430,39 @@ merge_narrow(GArray *boxes, double col, guint8 outcome, guint call)
   g_array_append_val(boxes, box);
 }
 
+/* Merge the block of calls starting at `i` into the last box in one step, when doing it call by
+ * call would give the same boxes: every call sub-pixel, and either all inside the box's columns
+ * with no more notable outcome, or all of the box's outcome with no column skipped between
+ * consecutive starts (so each call extends the run by at most the next column). */
+static bool
+skip_block(const TdTlLane *lane, guint i, gint64 t0_ns, double ns_per_px, GArray *boxes)
+{
+  if (boxes->len == 0 || i / TD_TL_BLOCK >= lane->blocks->len)
+    return false;
+  const TdTlBlock *b = &g_array_index(lane->blocks, TdTlBlock, i / TD_TL_BLOCK);
+  if ((double)b->max_dur_ns >= ns_per_px)
+    return false;
+  TdTlBox *last = &g_array_index(boxes, TdTlBox, boxes->len - 1);
+  if (!(last->n_calls > 1 || last->x1 - last->x0 <= 1.0))
+    return false; /* a wide call's box takes no narrow ones */
+  const TdTlCall *calls = (const TdTlCall *)(void *)lane->calls->data;
+  double col0 = floor((double)(calls[i].start_ns - t0_ns) / ns_per_px);
+  double col1 = floor((double)(calls[i + TD_TL_BLOCK - 1].start_ns - t0_ns) / ns_per_px);
+  if (col0 < last->x0)
+    return false;
+  if (col1 < last->x1 && outcome_rank(b->max_outcome) <= outcome_rank(last->outcome)) {
+    last->n_calls += TD_TL_BLOCK; /* all inside the box, none more notable */
+    return true;
+  }
+  if (b->min_outcome == last->outcome && b->max_outcome == last->outcome &&
+      (double)b->max_step_ns < ns_per_px && col0 <= last->x1) {
+    last->x1 = MAX(last->x1, col1 + 1); /* the run goes on, column by column */
+    last->n_calls += TD_TL_BLOCK;
+    return true;
+  }
+  return false;
+}
+
 void
 td_tl_lane_boxes(const TdTlLane *lane, gint64 t0_ns, double ns_per_px, double width_px,
                  GArray *boxes)
@@ -412,6 +473,11 @@ td_tl_lane_boxes(const TdTlLane *lane, gint64 t0_ns, double ns_per_px, double wi
   guint first, end;
   td_tl_lane_range(lane, t0_ns, t1_ns, &first, &end);
   for (guint i = first; i < end; i++) {
+    if (i % TD_TL_BLOCK == 0 && i + TD_TL_BLOCK <= end &&
+        skip_block(lane, i, t0_ns, ns_per_px, boxes)) {
+      i += TD_TL_BLOCK - 1;
+      continue;
+    }
     const TdTlCall *call = &g_array_index(lane->calls, TdTlCall, i);
     double x0 = (double)(call->start_ns - t0_ns) / ns_per_px;
     double x1 = (double)(call->end_ns - t0_ns) / ns_per_px;

@@ -6,7 +6,10 @@
  * its call_end arrives (start = end - dur_ns), and until then shows as an open call. The
  * visible part of a lane is found by binary search, and calls narrower than a pixel are merged
  * into one box per run of pixel columns (td_tl_lane_boxes), so drawing costs O(width + log n)
- * boxes per lane even with a million events. Plain C (no GTK), tested without a display.
+ * boxes per lane even with a million events. Zoomed out, runs of such calls are passed over a
+ * block of TD_TL_BLOCK calls at a time (their summaries say the block changes nothing but the
+ * run's length), so the work per frame is about calls / TD_TL_BLOCK, not calls. Plain C (no
+ * GTK), tested without a display.
  */
 #pragma once
 
@@ -36,11 +39,22 @@ typedef struct {
   bool running;    /* a cell that has not ended */
 } TdTlSpan;
 
+/* A summary of TD_TL_BLOCK consecutive calls of a lane, so that a zoomed-out view passes over
+ * a run of sub-pixel calls in one step instead of call by call. */
+#define TD_TL_BLOCK 32
+typedef struct {
+  gint64 max_dur_ns;  /* the longest call */
+  gint64 max_step_ns; /* the largest step between consecutive calls' starts */
+  guint8 min_outcome; /* the outcomes among them: equal when all calls share one */
+  guint8 max_outcome;
+} TdTlBlock;
+
 /* One Function's lane. */
 typedef struct {
   gint64 fn_id;         /* Function id */
   char *name;           /* its Python name */
   GArray *calls;        /* TdTlCall, sorted by start_ns */
+  GArray *blocks;       /* TdTlBlock for each whole TD_TL_BLOCK calls */
   GArray *traces;       /* TdTlSpan, sorted by start_ns */
   gint64 max_call_ns;   /* longest call: how far back a visible call may start */
   gint64 max_trace_ns;  /* longest trace */

@@ -257,6 +257,60 @@ test_drop_front(void)
   g_assert_cmpuint(td_tl_index_get_cells(index)->len, ==, 0);
 }
 
+/* Zoomed out, whole blocks of sub-pixel calls are passed over in one step: the boxes are the
+ * same as call by call, for runs of hits broken by misses, eager runs, wide calls and gaps. */
+static void
+test_block_skips_match_calls(void)
+{
+  g_autoptr(TdTlIndex) index = td_tl_index_new();
+  GRand *rand = g_rand_new_with_seed(7);
+  gint64 t = 0;
+  for (int i = 0; i < 20000; i++) {
+    gint64 step = g_rand_int_range(rand, 0, 100) < 97 ? g_rand_int_range(rand, 1, 20)
+                                                      : g_rand_int_range(rand, 100, 3000);
+    t += step;
+    gint64 dur = g_rand_int_range(rand, 0, 1000) < 995 ? g_rand_int_range(rand, 0, 8)
+                                                       : g_rand_int_range(rand, 50, 800);
+    int r = g_rand_int_range(rand, 0, 1000);
+    TrOutcome o = r < 990 ? TR_OUTCOME_HIT : r < 995 ? TR_OUTCOME_MISS : TR_OUTCOME_EAGER;
+    add_call(index, 1, t, t + dur, o);
+  }
+  g_rand_free(rand);
+  TdTlLane *lane = (TdTlLane *)td_tl_index_get_lane(index, 0);
+  g_assert_cmpuint(lane->blocks->len, ==, 20000 / TD_TL_BLOCK);
+
+  static const double scales[] = {0.5, 3, 10, 25, 60, 200, 1000, 5000};
+  static const gint64 starts[] = {0, 12345, 99999};
+  GPtrArray *fast = g_ptr_array_new_with_free_func((GDestroyNotify)g_array_unref);
+  for (guint s = 0; s < G_N_ELEMENTS(scales); s++)
+    for (guint k = 0; k < G_N_ELEMENTS(starts); k++) {
+      GArray *boxes = g_array_new(FALSE, FALSE, sizeof(TdTlBox));
+      td_tl_lane_boxes(lane, starts[k], scales[s], 1000, boxes);
+      g_ptr_array_add(fast, boxes);
+    }
+  /* Without summaries, the same views call by call. */
+  g_array_set_size(lane->blocks, 0);
+  guint n = 0, skipped_views = 0;
+  for (guint s = 0; s < G_N_ELEMENTS(scales); s++)
+    for (guint k = 0; k < G_N_ELEMENTS(starts); k++) {
+      g_autoptr(GArray) slow = g_array_new(FALSE, FALSE, sizeof(TdTlBox));
+      td_tl_lane_boxes(lane, starts[k], scales[s], 1000, slow);
+      GArray *quick = fast->pdata[n++];
+      g_assert_cmpuint(quick->len, ==, slow->len);
+      for (guint b = 0; b < slow->len; b++) {
+        const TdTlBox *x = &g_array_index(quick, TdTlBox, b), *y = &g_array_index(slow, TdTlBox, b);
+        g_assert_cmpfloat(x->x0, ==, y->x0);
+        g_assert_cmpfloat(x->x1, ==, y->x1);
+        g_assert_cmpint(x->outcome, ==, y->outcome);
+        g_assert_cmpuint(x->n_calls, ==, y->n_calls);
+        g_assert_cmpuint(x->first_call, ==, y->first_call);
+      }
+      skipped_views += slow->len > 0 && slow->len < 200;
+    }
+  g_assert_cmpuint(skipped_views, >, 0); /* some views were zoomed out enough to merge */
+  g_ptr_array_unref(fast);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -266,6 +320,7 @@ main(int argc, char **argv)
   g_test_add_func("/views/timeline-index/visible-range", test_visible_range);
   g_test_add_func("/views/timeline-index/merge-subpixel-calls", test_merge_subpixel);
   g_test_add_func("/views/timeline-index/million-calls", test_million_calls);
+  g_test_add_func("/views/timeline-index/block-skips-match-calls", test_block_skips_match_calls);
   g_test_add_func("/views/timeline-index/cells", test_cells);
   g_test_add_func("/views/timeline-index/drop-front", test_drop_front);
   return g_test_run();
