@@ -2,13 +2,14 @@
  *
  * The store's events model goes through a GtkFilterListModel with a TdEventFilter; the model
  * filters incrementally, so a million kept events never block the main loop. Columns are
- * listed once (`columns`), each a function from an event to its cell's text; a row is a box of
- * cell labels under a GtkListView, with a header box of the same labels above it. */
+ * listed once (`columns`), each a function from an event to its cell's text; a row is one
+ * TdLogRow under a GtkListView, with a header TdLogRow of the titles above it. */
 #include "td-event-log.h"
 
 #include "td-event-filter.h"
 #include "td-format.h"
 #include "td-label.h"
+#include "td-log-row.h"
 #include "td-paced-list.h"
 
 typedef char *(*EventCellFunc)(const TrEvent *ev);
@@ -90,62 +91,67 @@ static const TdLogColumn columns[] = {
 
 /* ---- rows ---- */
 
-/* A row is a box of one TdCellLabel per column under a GtkListView (not a GtkColumnView: GTK
- * 4.8 keeps up to 200 rows of widgets around the view, and a column view's row is thirteen
- * widgets, each cell with its own event controllers, where this one is eight). The header is
- * the same box of labels above the list, so the columns line up: equal requests in equal
- * widths get equal allocations. */
+/* A row is one TdLogRow drawing every column, under a GtkListView (GTK 4.8 keeps up to 200 rows
+ * of widgets around the view: a column view's row is thirteen widgets, each cell with its own
+ * event controllers, where this one is two). The header is a TdLogRow of the titles above the
+ * list, so the columns line up: equal widths get equal columns. */
 static GtkWidget *
 row_new(gboolean header)
 {
-  GtkWidget *row = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0);
-  gtk_widget_add_css_class(row, header ? "log-header" : "log-row");
+  int widths[G_N_ELEMENTS(columns)];
+  gboolean numeric[G_N_ELEMENTS(columns)];
+  int expand = -1;
   for (guint i = 0; i < G_N_ELEMENTS(columns); i++) {
-    GtkWidget *cell = td_cell_label_new(columns[i].numeric, columns[i].width_chars);
-    gtk_widget_set_margin_start(cell, 8);
-    gtk_widget_set_margin_end(cell, 8);
-    gtk_widget_set_margin_top(cell, 4);
-    gtk_widget_set_margin_bottom(cell, 4);
-    gtk_widget_set_hexpand(cell, columns[i].expand);
-    if (header)
-      td_cell_label_set_text(TD_CELL_LABEL(cell), columns[i].title);
-    gtk_box_append(GTK_BOX(row), cell);
+    widths[i] = columns[i].width_chars;
+    numeric[i] = columns[i].numeric;
+    if (columns[i].expand)
+      expand = (int)i;
   }
+  GtkWidget *row = td_log_row_new(G_N_ELEMENTS(columns), widths, numeric, expand);
+  gtk_widget_add_css_class(row, header ? "log-header" : "log-row");
+  if (header)
+    for (guint i = 0; i < G_N_ELEMENTS(columns); i++)
+      td_log_row_set_text(TD_LOG_ROW(row), i, columns[i].title);
   return row;
 }
 
-/* The kind as a CSS class on the Event cell ("retrace_cause", "error"…; calls by outcome:
- * "hit", "miss", "eager"), for the style sheet's colours. */
-static void
-set_kind_class(GtkWidget *label, const TrEvent *ev)
+/* The style sheet's colour for an event's kind (calls by outcome), or NULL. */
+static const char *
+kind_color(const TrEvent *ev)
 {
-  const char *old = g_object_get_data(G_OBJECT(label), "td-class");
-  const char *cls = NULL;
-  if (ev && (ev->kind == TR_EVENT_CALL || ev->kind == TR_EVENT_CALL_END))
-    cls = tr_outcome_name(ev->outcome);
-  else if (ev)
-    cls = tr_event_kind_name(ev->kind);
-  if (old == cls)
-    return;
-  if (old)
-    gtk_widget_remove_css_class(label, old);
-  if (cls)
-    gtk_widget_add_css_class(label, cls);
-  g_object_set_data(G_OBJECT(label), "td-class", (gpointer)cls); /* static strings */
+  if (!ev)
+    return NULL;
+  if (ev->kind == TR_EVENT_CALL || ev->kind == TR_EVENT_CALL_END)
+    return ev->outcome == TR_OUTCOME_HIT     ? "td_hit_color"
+           : ev->outcome == TR_OUTCOME_MISS  ? "td_miss_color"
+           : ev->outcome == TR_OUTCOME_EAGER ? "td_eager_color"
+                                             : NULL;
+  switch (ev->kind) {
+    case TR_EVENT_RETRACE_CAUSE:
+    case TR_EVENT_TRACE_START:
+    case TR_EVENT_TRACE_END:
+      return "td_miss_color";
+    case TR_EVENT_EAGER_TOGGLED:
+      return "td_eager_color";
+    case TR_EVENT_ERROR:
+    case TR_EVENT_RETRACING_WARNING:
+      return "td_error_color";
+    default:
+      return NULL;
+  }
 }
 
-/* Shows the row's current event in its cells. */
+/* Shows the row's current event in its columns. */
 static void
-row_update(GtkWidget *row, TdEventItem *item)
+row_update(GtkWidget *widget, TdEventItem *item)
 {
+  TdLogRow *row = TD_LOG_ROW(widget);
   const TrEvent *ev = item ? td_event_item_get_event(item) : NULL;
-  guint i = 0;
-  for (GtkWidget *cell = gtk_widget_get_first_child(row); cell && i < G_N_ELEMENTS(columns);
-       cell = gtk_widget_get_next_sibling(cell), i++) {
+  for (guint i = 0; i < G_N_ELEMENTS(columns); i++) {
     g_autofree char *text = ev ? columns[i].text(ev) : NULL;
-    td_cell_label_set_text(TD_CELL_LABEL(cell), text);
+    td_log_row_set_text(row, i, text);
     if (columns[i].text == cell_kind)
-      set_kind_class(cell, ev);
+      td_log_row_set_column_color(row, i, kind_color(ev));
   }
 }
 
@@ -503,7 +509,6 @@ td_event_log_init(TdEventLog *self)
   self->box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0);
   gtk_box_append(GTK_BOX(self->box), toolbar_new(self));
   GtkWidget *header = row_new(TRUE);
-  gtk_widget_add_css_class(header, "event-log");
   gtk_box_append(GTK_BOX(self->box), header);
   gtk_box_append(GTK_BOX(self->box), gtk_separator_new(GTK_ORIENTATION_HORIZONTAL));
   gtk_box_append(GTK_BOX(self->box), GTK_WIDGET(self->scrolled));

@@ -8,6 +8,7 @@
 
 #include "td-format.h"
 #include "td-label.h"
+#include "td-log-row.h"
 #include "td-window.h"
 
 static const char script[] = "import tensorflow as tf\n"
@@ -146,19 +147,17 @@ n_rows(GtkListView *view)
   return g_list_model_get_n_items(G_LIST_MODEL(gtk_list_view_get_model(view)));
 }
 
-/* The texts of the cell labels of the row widget showing event `seq`, joined by "|", or NULL. */
+/* The texts of the log row showing event `seq`, joined by "|", or NULL. */
 static char *
 row_text(GtkWidget *w, guint64 seq)
 {
-  if (GTK_IS_BOX(w) && gtk_widget_has_css_class(w, "log-row")) {
-    GtkWidget *first = gtk_widget_get_first_child(w);
+  if (TD_IS_LOG_ROW(w) && gtk_widget_has_css_class(w, "log-row")) {
     g_autofree char *want = g_strdup_printf("%" G_GUINT64_FORMAT, seq);
-    if (!first || g_strcmp0(td_cell_label_get_text(TD_CELL_LABEL(first)), want) != 0)
+    if (g_strcmp0(td_log_row_get_text(TD_LOG_ROW(w), 0), want) != 0)
       return NULL;
     GString *s = g_string_new(NULL);
-    for (GtkWidget *c = first; c; c = gtk_widget_get_next_sibling(c))
-      g_string_append_printf(s, "%s%s", s->len ? "|" : "",
-                             td_cell_label_get_text(TD_CELL_LABEL(c)));
+    for (guint i = 0; i < 6; i++)
+      g_string_append_printf(s, "%s%s", i ? "|" : "", td_log_row_get_text(TD_LOG_ROW(w), i));
     return g_string_free(s, FALSE);
   }
   for (GtkWidget *c = gtk_widget_get_first_child(w); c; c = gtk_widget_get_next_sibling(c)) {
