@@ -5,14 +5,12 @@
 
 struct _TdCellLabel {
   GtkWidget parent_instance;
-  char *text;           /* never NULL */
-  gboolean numeric;     /* right-aligned, tabular digits */
-  int width_chars;      /* natural width, in average characters */
-  PangoLayout *layout;  /* the text shaped at `layout_width`, or NULL until drawn */
-  int layout_width;     /* pixels */
-  guint context_serial; /* the Pango context's serial the layout and metrics were made for */
-  int line_height;      /* pixels, or -1 until measured */
-  int char_width;       /* pixels */
+  char *text;          /* never NULL */
+  gboolean numeric;    /* right-aligned, tabular digits */
+  int width_chars;     /* natural width, in average characters */
+  PangoLayout *layout; /* the text shaped at `layout_width`, or NULL until drawn */
+  int layout_width;    /* pixels */
+  TdTextSync font;     /* font metrics */
 };
 
 G_DEFINE_FINAL_TYPE(TdCellLabel, td_cell_label, GTK_TYPE_WIDGET)
@@ -21,33 +19,59 @@ G_DEFINE_FINAL_TYPE(TdCellLabel, td_cell_label, GTK_TYPE_WIDGET)
 typedef struct {
   int line_height;
   int char_width;
-} CellMetrics;
+} TextMetrics;
 
-/* Metrics per font, shared by every cell: measuring a font shapes sample text, too dear to do
- * for each of a table's hundreds of cells. Main thread only, as GTK is. */
-static CellMetrics
-metrics_for(PangoContext *context)
+void
+td_text_metrics(PangoContext *context, int *line_height, int *char_width)
 {
-  static GHashTable *cache; /* font description string -> CellMetrics */
+  static GHashTable *cache; /* font description string -> TextMetrics */
   if (!cache)
     cache = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
   char *key = pango_font_description_to_string(pango_context_get_font_description(context));
-  CellMetrics *m = g_hash_table_lookup(cache, key);
+  TextMetrics *m = g_hash_table_lookup(cache, key);
   if (m) {
     g_free(key);
-    return *m;
+  } else {
+    PangoFontMetrics *metrics = pango_context_get_metrics(context, NULL, NULL);
+    m = g_new(TextMetrics, 1);
+    m->line_height = PANGO_PIXELS_CEIL(pango_font_metrics_get_height(metrics));
+    if (m->line_height <= 0)
+      m->line_height = PANGO_PIXELS_CEIL(pango_font_metrics_get_ascent(metrics) +
+                                         pango_font_metrics_get_descent(metrics));
+    m->char_width = PANGO_PIXELS_CEIL(MAX(pango_font_metrics_get_approximate_char_width(metrics),
+                                          pango_font_metrics_get_approximate_digit_width(metrics)));
+    pango_font_metrics_unref(metrics);
+    g_hash_table_insert(cache, key, m);
   }
-  PangoFontMetrics *metrics = pango_context_get_metrics(context, NULL, NULL);
-  m = g_new(CellMetrics, 1);
-  m->line_height = PANGO_PIXELS_CEIL(pango_font_metrics_get_height(metrics));
-  if (m->line_height <= 0)
-    m->line_height = PANGO_PIXELS_CEIL(pango_font_metrics_get_ascent(metrics) +
-                                       pango_font_metrics_get_descent(metrics));
-  m->char_width = PANGO_PIXELS_CEIL(MAX(pango_font_metrics_get_approximate_char_width(metrics),
-                                        pango_font_metrics_get_approximate_digit_width(metrics)));
-  pango_font_metrics_unref(metrics);
-  g_hash_table_insert(cache, key, m);
-  return *m;
+  *line_height = m->line_height;
+  *char_width = m->char_width;
+}
+
+gboolean
+td_text_sync(TdTextSync *sync, GtkWidget *widget)
+{
+  PangoContext *context = gtk_widget_get_pango_context(widget);
+  guint serial = pango_context_get_serial(context);
+  if (sync->line_height >= 0 && serial == sync->context_serial)
+    return FALSE;
+  sync->context_serial = serial;
+  td_text_metrics(context, &sync->line_height, &sync->char_width);
+  return TRUE;
+}
+
+PangoLayout *
+td_text_line_layout_new(GtkWidget *widget, const char *text, gboolean numeric)
+{
+  PangoLayout *layout = gtk_widget_create_pango_layout(widget, text);
+  pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END);
+  pango_layout_set_single_paragraph_mode(layout, TRUE);
+  if (numeric) {
+    PangoAttrList *attrs = pango_attr_list_new();
+    pango_attr_list_insert(attrs, pango_attr_font_features_new("tnum=1"));
+    pango_layout_set_attributes(layout, attrs);
+    pango_attr_list_unref(attrs);
+  }
+  return layout;
 }
 
 /* The horizontal padding the style sheet gives a table cell (style.css: 8 px a side). */
@@ -57,23 +81,16 @@ int
 td_cell_label_column_width(GtkWidget *widget, int width_chars)
 {
   g_return_val_if_fail(GTK_IS_WIDGET(widget), 0);
-  CellMetrics m = metrics_for(gtk_widget_get_pango_context(widget));
-  return m.char_width * width_chars + CELL_PADDING;
+  int line_height, char_width;
+  td_text_metrics(gtk_widget_get_pango_context(widget), &line_height, &char_width);
+  return char_width * width_chars + CELL_PADDING;
 }
 
 /* Metrics and the layout follow the widget's Pango context (font, scale, direction). */
 static void
 sync_context(TdCellLabel *self)
 {
-  PangoContext *context = gtk_widget_get_pango_context(GTK_WIDGET(self));
-  guint serial = pango_context_get_serial(context);
-  if (self->line_height >= 0 && serial == self->context_serial)
-    return;
-  self->context_serial = serial;
-  CellMetrics m = metrics_for(context);
-  self->line_height = m.line_height;
-  self->char_width = m.char_width;
-  if (self->layout)
+  if (td_text_sync(&self->font, GTK_WIDGET(self)) && self->layout)
     pango_layout_context_changed(self->layout);
 }
 
@@ -84,10 +101,10 @@ td_cell_label_measure(GtkWidget *widget, GtkOrientation orientation, int for_siz
   TdCellLabel *self = TD_CELL_LABEL(widget);
   sync_context(self);
   if (orientation == GTK_ORIENTATION_HORIZONTAL) {
-    *minimum = self->char_width * 2;
-    *natural = MAX(*minimum, self->char_width * self->width_chars);
+    *minimum = self->font.char_width * 2;
+    *natural = MAX(*minimum, self->font.char_width * self->width_chars);
   } else {
-    *minimum = *natural = self->line_height;
+    *minimum = *natural = self->font.line_height;
   }
 }
 
@@ -96,15 +113,7 @@ ensure_layout(TdCellLabel *self, int width)
 {
   sync_context(self);
   if (!self->layout) {
-    self->layout = gtk_widget_create_pango_layout(GTK_WIDGET(self), self->text);
-    pango_layout_set_ellipsize(self->layout, PANGO_ELLIPSIZE_END);
-    pango_layout_set_single_paragraph_mode(self->layout, TRUE);
-    if (self->numeric) {
-      PangoAttrList *attrs = pango_attr_list_new();
-      pango_attr_list_insert(attrs, pango_attr_font_features_new("tnum=1"));
-      pango_layout_set_attributes(self->layout, attrs);
-      pango_attr_list_unref(attrs);
-    }
+    self->layout = td_text_line_layout_new(GTK_WIDGET(self), self->text, self->numeric);
     self->layout_width = -1;
   }
   if (width != self->layout_width) {
@@ -132,7 +141,7 @@ td_cell_label_snapshot(GtkWidget *widget, GtkSnapshot *snapshot)
   gtk_style_context_get_color(gtk_widget_get_style_context(widget), &color);
 #endif
   gtk_snapshot_save(snapshot);
-  gtk_snapshot_translate(snapshot, &GRAPHENE_POINT_INIT(0, (height - self->line_height) / 2));
+  gtk_snapshot_translate(snapshot, &GRAPHENE_POINT_INIT(0, (height - self->font.line_height) / 2));
   gtk_snapshot_append_layout(snapshot, layout, &color);
   gtk_snapshot_restore(snapshot);
 }
@@ -185,7 +194,7 @@ static void
 td_cell_label_init(TdCellLabel *self)
 {
   self->text = g_strdup("");
-  self->line_height = -1;
+  self->font = (TdTextSync)TD_TEXT_SYNC_INIT;
   self->layout_width = -1;
   gtk_widget_set_has_tooltip(GTK_WIDGET(self), TRUE);
   g_signal_connect(self, "query-tooltip", G_CALLBACK(on_query_tooltip), NULL);

@@ -21,6 +21,28 @@ GtkWidget *td_cell_label_new(gboolean numeric, int width_chars);
 void td_cell_label_set_text(TdCellLabel *self, const char *text);
 const char *td_cell_label_get_text(TdCellLabel *self);
 
+/* One line's height and an average character's width of `context`'s font, in pixels, cached
+ * per font: measuring a font shapes sample text, too dear to do for each of a table's hundreds
+ * of cells. Main thread only, as GTK is. */
+void td_text_metrics(PangoContext *context, int *line_height, int *char_width);
+/* A widget's font metrics, kept in step with its Pango context (font, scale). */
+typedef struct {
+  guint context_serial; /* the context's serial they are for */
+  int line_height;      /* pixels, -1 until first synced */
+  int char_width;       /* pixels */
+} TdTextSync;
+#define TD_TEXT_SYNC_INIT                                                                          \
+  {                                                                                                \
+    0, -1, 0                                                                                       \
+  }
+/* Bring `sync` up to date with `widget`'s Pango context; TRUE when it changed (layouts of the
+ * widget then need pango_layout_context_changed). */
+gboolean td_text_sync(TdTextSync *sync, GtkWidget *widget);
+
+/* A layout of `widget` for one line of `text`, ellipsized at the end, with tabular digits when
+ * `numeric`. Transfer full. */
+PangoLayout *td_text_line_layout_new(GtkWidget *widget, const char *text, gboolean numeric);
+
 /* The pixel width of a table column `width_chars` cells of `widget`'s font wide, cell padding
  * included: a fixed width spares the table measuring every cell of the column. */
 int td_cell_label_column_width(GtkWidget *widget, int width_chars);

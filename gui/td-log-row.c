@@ -1,6 +1,8 @@
 /* td-log-row.c — one row of the event log, drawn as a single widget (see td-log-row.h). */
 #include "td-log-row.h"
 
+#include "td-label.h"
+
 #include <string.h>
 
 /* Space each side of a column's text. */
@@ -22,10 +24,8 @@ struct _TdLogRow {
   GtkWidget parent_instance;
   Column *columns;
   guint n_columns;
-  int expand;           /* the column taking the spare width, or -1 */
-  guint context_serial; /* the Pango context the metrics are for */
-  int line_height;      /* pixels, -1 until measured */
-  int char_width;       /* pixels */
+  int expand;      /* the column taking the spare width, or -1 */
+  TdTextSync font; /* font metrics */
 };
 
 G_DEFINE_FINAL_TYPE(TdLogRow, td_log_row, GTK_TYPE_WIDGET)
@@ -33,19 +33,8 @@ G_DEFINE_FINAL_TYPE(TdLogRow, td_log_row, GTK_TYPE_WIDGET)
 static void
 sync_context(TdLogRow *self)
 {
-  PangoContext *context = gtk_widget_get_pango_context(GTK_WIDGET(self));
-  guint serial = pango_context_get_serial(context);
-  if (self->line_height >= 0 && serial == self->context_serial)
+  if (!td_text_sync(&self->font, GTK_WIDGET(self)))
     return;
-  self->context_serial = serial;
-  PangoFontMetrics *m = pango_context_get_metrics(context, NULL, NULL);
-  self->line_height = PANGO_PIXELS_CEIL(pango_font_metrics_get_height(m));
-  if (self->line_height <= 0)
-    self->line_height =
-        PANGO_PIXELS_CEIL(pango_font_metrics_get_ascent(m) + pango_font_metrics_get_descent(m));
-  self->char_width = PANGO_PIXELS_CEIL(MAX(pango_font_metrics_get_approximate_char_width(m),
-                                           pango_font_metrics_get_approximate_digit_width(m)));
-  pango_font_metrics_unref(m);
   for (guint i = 0; i < self->n_columns; i++)
     if (self->columns[i].layout)
       pango_layout_context_changed(self->columns[i].layout);
@@ -54,7 +43,7 @@ sync_context(TdLogRow *self)
 static int
 natural_width(TdLogRow *self, guint i)
 {
-  return self->char_width * self->columns[i].width_chars + 2 * COLUMN_PAD;
+  return self->font.char_width * self->columns[i].width_chars + 2 * COLUMN_PAD;
 }
 
 static void
@@ -70,7 +59,7 @@ td_log_row_measure(GtkWidget *widget, GtkOrientation orientation, int for_size, 
     *minimum = 0;
     *natural = sum;
   } else {
-    *minimum = *natural = self->line_height + 2 * ROW_PAD;
+    *minimum = *natural = self->font.line_height + 2 * ROW_PAD;
   }
 }
 
@@ -106,15 +95,7 @@ column_layout(TdLogRow *self, guint i)
 {
   Column *c = &self->columns[i];
   if (!c->layout) {
-    c->layout = gtk_widget_create_pango_layout(GTK_WIDGET(self), c->text);
-    pango_layout_set_ellipsize(c->layout, PANGO_ELLIPSIZE_END);
-    pango_layout_set_single_paragraph_mode(c->layout, TRUE);
-    if (c->numeric) {
-      PangoAttrList *attrs = pango_attr_list_new();
-      pango_attr_list_insert(attrs, pango_attr_font_features_new("tnum=1"));
-      pango_layout_set_attributes(c->layout, attrs);
-      pango_attr_list_unref(attrs);
-    }
+    c->layout = td_text_line_layout_new(GTK_WIDGET(self), c->text, c->numeric);
     c->layout_width = -1;
   }
   if (c->layout_width != c->width) {
@@ -140,7 +121,7 @@ td_log_row_snapshot(GtkWidget *widget, GtkSnapshot *snapshot)
 {
   TdLogRow *self = TD_LOG_ROW(widget);
   sync_context(self);
-  int y = (gtk_widget_get_height(widget) - self->line_height) / 2;
+  int y = (gtk_widget_get_height(widget) - self->font.line_height) / 2;
   for (guint i = 0; i < self->n_columns; i++) {
     Column *c = &self->columns[i];
     if (!*c->text || c->width <= 0)
@@ -198,7 +179,7 @@ td_log_row_class_init(TdLogRowClass *klass)
 static void
 td_log_row_init(TdLogRow *self)
 {
-  self->line_height = -1;
+  self->font = (TdTextSync)TD_TEXT_SYNC_INIT;
   self->expand = -1;
   gtk_widget_set_has_tooltip(GTK_WIDGET(self), TRUE);
   g_signal_connect(self, "query-tooltip", G_CALLBACK(on_query_tooltip), NULL);
