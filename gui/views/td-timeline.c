@@ -19,12 +19,14 @@
 struct _TdTimeline {
   GtkWidget parent_instance;
 
-  TdStore *store;    /* read from, owned */
-  gulong reset_id;   /* its "reset" handler */
-  gulong events_id;  /* its "events-changed" handler */
-  TdTlIndex *index;  /* lanes and cells */
-  GArray *boxes;     /* TdTlBox scratch for drawing */
-  PangoLayout *text; /* scratch for labels */
+  TdStore *store;       /* read from, owned */
+  gulong reset_id;      /* its "reset" handler */
+  gulong events_id;     /* its "events-changed" handler */
+  TdTlIndex *index;     /* lanes and cells */
+  GArray *boxes;        /* TdTlBox scratch for drawing */
+  PangoLayout *text;    /* scratch for labels */
+  GskRenderNode *names; /* the lanes' names as last drawn, or NULL */
+  guint names_key;      /* what they were drawn for (lanes, names, scroll, size, colour) */
 
   double t0;              /* time at the lanes' left edge, ns */
   double ns_per_px;       /* zoom */
@@ -433,6 +435,7 @@ typedef struct {
   gint64 t1;             /* visible time range */
   GdkRGBA fg;            /* text */
   int dark;              /* 1 in a dark theme: the colour tables' column */
+  bool cairo;            /* drawn by GskCairoRenderer: a lane's boxes go in one cairo node */
 } Frame;
 
 static double
@@ -507,10 +510,32 @@ draw_lane_calls(TdTimeline *self, Frame *f, const TdTlLane *lane, double y)
   GdkRGBA colours[TR_OUTCOME_N];
   for (int o = 0; o < TR_OUTCOME_N; o++)
     colours[o] = rgba(outcome_colour[o][f->dark], 1);
-  for (guint i = 0; i < self->boxes->len; i++) {
-    const TdTlBox *b = &g_array_index(self->boxes, TdTlBox, i);
-    fill(f, LABEL_W + b->x0, top, MAX(b->x1 - b->x0, 1), h,
-         &colours[b->outcome < TR_OUTCOME_N ? b->outcome : 0]);
+  if (f->cairo && self->boxes->len > 8) {
+    /* Software rendering fills node by node: a zoomed-out lane of thousands of boxes is
+     * drawn as one path per colour instead. GPU renderers batch colour nodes themselves. */
+    cairo_t *cr = gtk_snapshot_append_cairo(
+        f->snapshot, &GRAPHENE_RECT_INIT(LABEL_W - 1, top, f->width - LABEL_W + 2, h));
+    for (int o = 0; o < TR_OUTCOME_N; o++) {
+      bool any = false;
+      for (guint i = 0; i < self->boxes->len; i++) {
+        const TdTlBox *b = &g_array_index(self->boxes, TdTlBox, i);
+        if ((b->outcome < TR_OUTCOME_N ? b->outcome : 0) != o)
+          continue;
+        cairo_rectangle(cr, LABEL_W + b->x0, top, MAX(b->x1 - b->x0, 1), h);
+        any = true;
+      }
+      if (any) {
+        gdk_cairo_set_source_rgba(cr, &colours[o]);
+        cairo_fill(cr);
+      }
+    }
+    cairo_destroy(cr);
+  } else {
+    for (guint i = 0; i < self->boxes->len; i++) {
+      const TdTlBox *b = &g_array_index(self->boxes, TdTlBox, i);
+      fill(f, LABEL_W + b->x0, top, MAX(b->x1 - b->x0, 1), h,
+           &colours[b->outcome < TR_OUTCOME_N ? b->outcome : 0]);
+    }
   }
   GdkRGBA trace = rgba(trace_colour[f->dark], 0.9f);
   guint first, end;
@@ -529,6 +554,42 @@ draw_lane_calls(TdTimeline *self, Frame *f, const TdTlLane *lane, double y)
   }
 }
 
+/* What the lanes' names look like: drawing them is half a frame's work (shaping), and they
+ * rarely change. */
+static guint
+names_key(TdTimeline *self, Frame *f)
+{
+  guint key = g_int_hash(&(int){(int)self->lane_scroll}) * 31 + (guint)f->height;
+  key = key * 31 + gdk_rgba_hash(&f->fg);
+  guint n = td_tl_index_n_lanes(self->index);
+  for (guint l = 0; l < n; l++)
+    key = key * 31 + g_str_hash(td_tl_index_get_lane(self->index, l)->name);
+  return key * 31 + n;
+}
+
+static void
+draw_names(TdTimeline *self, Frame *f)
+{
+  guint key = names_key(self, f);
+  if (!self->names || key != self->names_key) {
+    g_clear_pointer(&self->names, gsk_render_node_unref);
+    GtkSnapshot *frame_snapshot = f->snapshot;
+    f->snapshot = gtk_snapshot_new();
+    guint n = td_tl_index_n_lanes(self->index);
+    for (guint l = 0; l < n; l++) {
+      double y = HEADER_H + l * LANE_H - self->lane_scroll;
+      if (y + LANE_H >= HEADER_H && y <= f->height)
+        draw_text(self, f, td_tl_index_get_lane(self->index, l)->name, 6, y + 3, LABEL_W - 10,
+                  0.9f);
+    }
+    self->names = gtk_snapshot_free_to_node(f->snapshot);
+    self->names_key = key;
+    f->snapshot = frame_snapshot;
+  }
+  if (self->names)
+    gtk_snapshot_append_node(f->snapshot, self->names);
+}
+
 static void
 draw_lanes(TdTimeline *self, Frame *f)
 {
@@ -545,8 +606,8 @@ draw_lanes(TdTimeline *self, Frame *f)
                                                             f->height - HEADER_H));
     draw_lane_calls(self, f, lane, y);
     gtk_snapshot_pop(f->snapshot);
-    draw_text(self, f, lane->name, 6, y + 3, LABEL_W - 10, 0.9f);
   }
+  draw_names(self, f);
 }
 
 static void
@@ -561,6 +622,8 @@ td_timeline_snapshot(GtkWidget *widget, GtkSnapshot *snapshot)
       .fg = foreground(widget),
   };
   f.dark = 0.299 * f.fg.red + 0.587 * f.fg.green + 0.114 * f.fg.blue > 0.5;
+  GtkNative *native = gtk_widget_get_native(widget);
+  f.cairo = native && GSK_IS_CAIRO_RENDERER(gtk_native_get_renderer(native));
   f.t0 = (gint64)floor(self->t0);
   f.t1 = (gint64)ceil(self->t0 + (f.width - LABEL_W) * self->ns_per_px);
   gtk_snapshot_push_clip(snapshot, &GRAPHENE_RECT_INIT(0, 0, f.width, f.height));
@@ -597,6 +660,7 @@ td_timeline_dispose(GObject *object)
   TdTimeline *self = TD_TIMELINE(object);
   disconnect_store(self);
   g_clear_object(&self->text);
+  g_clear_pointer(&self->names, gsk_render_node_unref);
   G_OBJECT_CLASS(td_timeline_parent_class)->dispose(object);
 }
 
@@ -614,6 +678,7 @@ td_timeline_css_changed(GtkWidget *widget, GtkCssStyleChange *change)
 {
   TdTimeline *self = TD_TIMELINE(widget);
   GTK_WIDGET_CLASS(td_timeline_parent_class)->css_changed(widget, change);
+  g_clear_pointer(&self->names, gsk_render_node_unref); /* the font may have changed */
   g_clear_object(&self->text);
   self->text = gtk_widget_create_pango_layout(widget, NULL);
   pango_layout_set_ellipsize(self->text, PANGO_ELLIPSIZE_END);
