@@ -25,7 +25,7 @@ typedef struct {
 
 struct _TdEventLog {
   GtkWidget parent_instance;
-  GtkWidget *box;               /* toolbar above the table */
+  GtkWidget *box;               /* the toolbar, the header and the table, top to bottom */
   GtkDropDown *kind_dropdown;   /* "All events" then each kind */
   GtkSearchEntry *search;       /* text filter */
   TdCellLabel *count;           /* "N of M events" */
@@ -37,8 +37,8 @@ struct _TdEventLog {
   TdEventFilter *filter;        /* kind and text */
   TdStore *store;               /* the data, or NULL */
   gboolean follow;              /* scrolled to the bottom: stay there as events arrive */
-  GPtrArray *dirty_rows;        /* row boxes (owned refs) to refresh, oldest first */
-  GPtrArray *stale_rows;        /* row boxes (owned refs) out of date, out of view */
+  GPtrArray *dirty_rows;        /* TdLogRows (owned refs) to refresh, oldest first */
+  GPtrArray *stale_rows;        /* TdLogRows (owned refs) out of date, out of view */
   guint dirty_tick;             /* the tick callback redrawing them, or 0 */
   guint follow_id;              /* pending scroll to the bottom, or 0 */
 };
