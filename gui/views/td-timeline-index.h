@@ -40,8 +40,9 @@ typedef struct {
 } TdTlSpan;
 
 /* A summary of TD_TL_BLOCK consecutive calls of a lane, so that a zoomed-out view passes over
- * a run of sub-pixel calls in one step instead of call by call. */
-#define TD_TL_BLOCK 32
+ * a run of sub-pixel calls in one step instead of call by call. Small blocks, because one call
+ * of another outcome (an eager run among hits) sends its block back to call by call. */
+#define TD_TL_BLOCK 8
 typedef struct {
   gint64 max_dur_ns;  /* the longest call */
   gint64 max_step_ns; /* the largest step between consecutive calls' starts */
