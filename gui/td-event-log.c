@@ -109,9 +109,11 @@ row_new(gboolean header)
   }
   GtkWidget *row = td_log_row_new(G_N_ELEMENTS(columns), widths, numeric, expand);
   gtk_widget_add_css_class(row, header ? "log-header" : "log-row");
-  if (header)
+  if (header) {
     for (guint i = 0; i < G_N_ELEMENTS(columns); i++)
       td_log_row_set_text(TD_LOG_ROW(row), i, columns[i].title);
+    td_log_row_update_accessible(TD_LOG_ROW(row));
+  }
   return row;
 }
 
@@ -153,6 +155,7 @@ row_update(GtkWidget *widget, TdEventItem *item)
     if (columns[i].text == cell_kind)
       td_log_row_set_column_color(row, i, kind_color(ev));
   }
+  td_log_row_update_accessible(row);
 }
 
 /* Rows whose event moved are refreshed a few at a time, one batch a frame: a refresh of every

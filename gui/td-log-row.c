@@ -225,6 +225,19 @@ td_log_row_get_text(TdLogRow *self, guint column)
 }
 
 void
+td_log_row_update_accessible(TdLogRow *self)
+{
+  g_return_if_fail(TD_IS_LOG_ROW(self));
+  GString *label = g_string_new(NULL);
+  for (guint i = 0; i < self->n_columns; i++)
+    if (*self->columns[i].text)
+      g_string_append_printf(label, "%s%s", label->len ? ", " : "", self->columns[i].text);
+  gtk_accessible_update_property(GTK_ACCESSIBLE(self), GTK_ACCESSIBLE_PROPERTY_LABEL, label->str,
+                                 -1);
+  g_string_free(label, TRUE);
+}
+
+void
 td_log_row_set_column_color(TdLogRow *self, guint column, const char *color_name)
 {
   g_return_if_fail(TD_IS_LOG_ROW(self) && column < self->n_columns);

@@ -21,6 +21,9 @@ GtkWidget *td_log_row_new(guint n_columns, const int *width_chars, const gboolea
 /* NULL is "". Redraws only when the text changed. */
 void td_log_row_set_text(TdLogRow *self, guint column, const char *text);
 const char *td_log_row_get_text(TdLogRow *self, guint column);
+/* Tell assistive technologies the row's texts (joined by ", "), after a round of
+ * td_log_row_set_text. */
+void td_log_row_update_accessible(TdLogRow *self);
 /* Draw `column` in the style sheet's colour `color_name` (an @define-color), or in the
  * row's own colour (NULL). */
 void td_log_row_set_column_color(TdLogRow *self, guint column, const char *color_name);
