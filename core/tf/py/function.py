@@ -1,0 +1,1 @@
+"""Support classes of tf.function written in Python (GraphDef, NodeDef, tf.Module)."""

@@ -1,0 +1,817 @@
+"""tf.keras: the layers (Dense, Conv2D, Sequential) and optimizers (SGD, Adam) of SPEC §2.
+
+This file is cell-language source compiled into the binary (core/lang/py/embed.py makes it a C
+string; lang-tf-keras.c runs it into the `tensorflow.keras` module the first time one of its
+attributes is read). It follows Keras 2 (tf.keras of TensorFlow 2.11 to 2.15):
+
+- A Layer is a tf.Module. Its weights are tf.Variables made on the first call, from the input's
+  shape (build); their initial values are computed eagerly (a callable initial value), so a
+  layer first called inside a tf.function obeys the Function's singleton-variable rule.
+- An optimizer makes its step counter and slot variables (SGD's momentum, Adam's m and v) on the
+  first apply_gradients that sees a variable. Called from a traced function, that is inside the
+  trace, so a second optimizer given to the same Function raises TensorFlow's ValueError.
+- Update rules and error texts are Keras's.
+"""
+import math
+import sys
+
+import tensorflow as tf
+
+
+def _submodule(name, doc, members):
+    module = type(tf)("tensorflow.keras." + name, doc)
+    for key in members:
+        setattr(module, key, members[key])
+    return module
+
+
+def _warn(text):
+    print("WARNING:tensorflow:" + text, file=sys.stderr)
+
+
+# ---- names -------------------------------------------------------------------------------------
+
+_name_counts = {}
+
+
+def _to_snake_case(name):
+    # Keras's two regular expressions: "(.)([A-Z][a-z]+)" -> "\1_\2", then "([a-z])([A-Z])".
+    out = ""
+    for i, c in enumerate(name):
+        starts_word = i + 1 < len(name) and name[i + 1].islower()
+        if i > 0 and c.isupper() and (starts_word or name[i - 1].islower()):
+            out += "_"
+        out += c
+    return out.lower()
+
+
+def _unique_name(base):
+    count = _name_counts.get(base, 0)
+    _name_counts[base] = count + 1
+    return base if count == 0 else "%s_%d" % (base, count)
+
+
+def clear_session():
+    """Resets the layer-name counters (the next Dense is `dense` again)."""
+    _name_counts.clear()
+
+
+def _shape_text(shape):
+    return str(tuple(shape))
+
+
+def _variable_base_name(variable):
+    return variable.name.split(":")[0]
+
+
+# ---- activations -------------------------------------------------------------------------------
+
+
+def linear(x):
+    """Linear activation: returns its input unchanged."""
+    return x
+
+
+def relu(x):
+    """Rectified linear unit: max(x, 0)."""
+    return tf.nn.relu(x)
+
+
+def tanh(x):
+    """Hyperbolic tangent."""
+    return tf.tanh(x)
+
+
+def sigmoid(x):
+    """Sigmoid: 1 / (1 + exp(-x))."""
+    return tf.sigmoid(x)
+
+
+def softmax(x, axis=-1):
+    """Softmax over `axis` (the last one by default)."""
+    return tf.nn.softmax(x, axis=axis)
+
+
+_ACTIVATIONS = {"linear": linear, "relu": relu, "tanh": tanh, "sigmoid": sigmoid,
+                "softmax": softmax}
+
+
+def _unknown_object(kind, name):
+    return ValueError("Unknown %s: %r. Please ensure you are using a "
+                      "`keras.utils.custom_object_scope` and that this object is included in "
+                      "the scope. See https://www.tensorflow.org/guide/keras/"
+                      "save_and_serialize#registering_the_custom_object for details." % (kind, name))
+
+
+def get_activation(identifier):
+    """The activation function an identifier names: None, a name or a callable."""
+    if identifier is None:
+        return linear
+    if isinstance(identifier, str):
+        if identifier not in _ACTIVATIONS:
+            raise _unknown_object("activation function", identifier)
+        return _ACTIVATIONS[identifier]
+    if callable(identifier):
+        return identifier
+    raise TypeError("Could not interpret activation function identifier: %s" % (identifier,))
+
+
+# ---- initializers ------------------------------------------------------------------------------
+
+
+class Initializer:
+    """Base class of weight initializers: `init(shape, dtype)` returns a tensor."""
+
+    def __call__(self, shape, dtype=None):
+        raise NotImplementedError("Initializer subclasses must implement `__call__()`.")
+
+
+class Zeros(Initializer):
+    """Initializes to 0."""
+
+    def __call__(self, shape, dtype=None):
+        return tf.zeros(shape, dtype=dtype or tf.float32)
+
+
+class Ones(Initializer):
+    """Initializes to 1."""
+
+    def __call__(self, shape, dtype=None):
+        return tf.ones(shape, dtype=dtype or tf.float32)
+
+
+class Constant(Initializer):
+    """Initializes every element to `value`."""
+
+    def __init__(self, value=0):
+        self.value = value
+
+    def __call__(self, shape, dtype=None):
+        return tf.fill(shape, tf.cast(self.value, dtype or tf.float32))
+
+
+class RandomUniform(Initializer):
+    """Uniform values in [minval, maxval)."""
+
+    def __init__(self, minval=-0.05, maxval=0.05, seed=None):
+        self.minval = minval
+        self.maxval = maxval
+        self.seed = seed
+
+    def __call__(self, shape, dtype=None):
+        return tf.random.uniform(shape, self.minval, self.maxval, dtype=dtype or tf.float32,
+                                 seed=self.seed)
+
+
+class RandomNormal(Initializer):
+    """Normal values with the given mean and standard deviation."""
+
+    def __init__(self, mean=0.0, stddev=0.05, seed=None):
+        self.mean = mean
+        self.stddev = stddev
+        self.seed = seed
+
+    def __call__(self, shape, dtype=None):
+        return tf.random.normal(shape, self.mean, self.stddev, dtype=dtype or tf.float32,
+                                seed=self.seed)
+
+
+def _fans(shape):
+    if len(shape) < 1:
+        return 1, 1
+    if len(shape) == 1:
+        return shape[0], shape[0]
+    if len(shape) == 2:
+        return shape[0], shape[1]
+    receptive_field = 1
+    for dim in shape[:-2]:
+        receptive_field *= dim
+    return shape[-2] * receptive_field, shape[-1] * receptive_field
+
+
+class GlorotUniform(Initializer):
+    """Glorot (Xavier) uniform: U(-limit, limit), limit = sqrt(6 / (fan_in + fan_out))."""
+
+    def __init__(self, seed=None):
+        self.seed = seed
+
+    def __call__(self, shape, dtype=None):
+        fan_in, fan_out = _fans(list(shape))
+        limit = math.sqrt(6.0 / max(1.0, (fan_in + fan_out)))
+        return tf.random.uniform(shape, -limit, limit, dtype=dtype or tf.float32, seed=self.seed)
+
+
+_INITIALIZERS = {"zeros": Zeros, "ones": Ones, "constant": Constant,
+                 "random_uniform": RandomUniform, "random_normal": RandomNormal,
+                 "glorot_uniform": GlorotUniform}
+
+
+def get_initializer(identifier):
+    """The initializer an identifier names: None, a name (`'zeros'`, `'GlorotUniform'`) or a
+    callable."""
+    if identifier is None:
+        return None
+    if isinstance(identifier, str):
+        key = _to_snake_case(identifier)
+        if key not in _INITIALIZERS:
+            raise _unknown_object("initializer", identifier)
+        return _INITIALIZERS[key]()
+    if callable(identifier):
+        return identifier
+    raise ValueError("Could not interpret initializer identifier: %s" % (identifier,))
+
+
+# ---- layers ------------------------------------------------------------------------------------
+
+
+class InputSpec:
+    """What a layer accepts: a rank (`ndim`, or at least `min_ndim`) and fixed sizes of axes."""
+
+    def __init__(self, ndim=None, min_ndim=None, axes=None):
+        self.ndim = ndim
+        self.min_ndim = min_ndim
+        self.axes = axes or {}
+
+    def check(self, x, layer_name):
+        shape = x.shape
+        prefix = 'Input 0 of layer "%s" is incompatible with the layer: ' % layer_name
+        if self.ndim is not None and shape.rank != self.ndim:
+            raise ValueError(prefix + "expected ndim=%d, found ndim=%d. Full shape received: %s"
+                             % (self.ndim, shape.rank, _shape_text(shape)))
+        if self.min_ndim is not None and shape.rank < self.min_ndim:
+            raise ValueError(prefix + "expected min_ndim=%d, found ndim=%d. Full shape received: "
+                             "%s" % (self.min_ndim, shape.rank, _shape_text(shape)))
+        for axis in self.axes:
+            value = self.axes[axis]
+            got = shape[axis]
+            if got is not None and got != value:
+                raise ValueError(prefix + "expected axis %d of input shape to have value %d, but "
+                                 "received input with shape %s" % (axis, value, _shape_text(shape)))
+
+
+_LAYER_KWARGS = ("input_shape", "batch_input_shape", "batch_size", "input_dim")
+
+
+def _sublayers(value):
+    if isinstance(value, Layer):
+        return [value]
+    if isinstance(value, (list, tuple)):
+        return [item for item in value if isinstance(item, Layer)]
+    return []
+
+
+def _gather_weights(layer, out, seen):
+    if id(layer) in seen:
+        return
+    seen.add(id(layer))
+    for weight in layer._own_weights:
+        if id(weight) not in seen:
+            seen.add(id(weight))
+            out.append(weight)
+    for value in list(vars(layer).values()):
+        for sub in _sublayers(value):
+            _gather_weights(sub, out, seen)
+
+
+def _layer_dtype(dtype):
+    if dtype is None:
+        return tf.float32
+    if isinstance(dtype, str):
+        if dtype not in ("float32", "float64"):
+            raise TypeError("Cannot convert value %r to a TensorFlow DType." % (dtype,))
+        return getattr(tf, dtype)
+    return dtype
+
+
+class Layer(tf.Module):
+    """Base class of Keras layers: weights made by `build(input_shape)` on the first call,
+    then `call(inputs)` on every call."""
+
+    def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
+        for key in kwargs:
+            if key not in _LAYER_KWARGS:
+                raise TypeError("Keyword argument not understood:", key)
+        if name is None:
+            name = _unique_name(_to_snake_case(type(self).__name__))
+        super().__init__(name=name)
+        self.trainable = bool(trainable)
+        self.built = False
+        self.input_spec = None
+        self._dtype = _layer_dtype(dtype)
+        self._own_weights = []
+
+    @property
+    def dtype(self):
+        """The dtype of the layer's weights, as a name (`'float32'`)."""
+        return getattr(self._dtype, "name", self._dtype)
+
+    def add_weight(self, name=None, shape=None, dtype=None, initializer=None, regularizer=None,
+                   trainable=True, constraint=None):
+        """Makes a tf.Variable `<layer>/<name>` of `shape`, initialised by `initializer`
+        (glorot_uniform by default), and tracks it. Regularizers and constraints are not
+        supported."""
+        if regularizer is not None or constraint is not None:
+            raise ValueError("Trellis's Keras has no weight regularizers or constraints.")
+        name = "Variable" if name is None else name
+        trainable = True if trainable is None else trainable
+        shape = [int(d) for d in (shape or ())]
+        dtype = dtype or self._dtype
+        init = get_initializer(initializer) or GlorotUniform()
+        variable = tf.Variable(lambda: init(shape, dtype=dtype), name="%s/%s" % (self.name, name),
+                               trainable=trainable, dtype=dtype)
+        self._own_weights.append(variable)
+        return variable
+
+    def build(self, input_shape):
+        """Makes the layer's weights for inputs of `input_shape`; the base class has none."""
+        self.built = True
+
+    def call(self, inputs):
+        """The layer's computation; the base class returns its input."""
+        return inputs
+
+    def _prepare_input(self, inputs):
+        if not isinstance(inputs, (tf.Tensor, tf.Variable)):
+            inputs = tf.convert_to_tensor(inputs)
+        if inputs.dtype.is_floating and inputs.dtype != self._dtype:
+            inputs = tf.cast(inputs, self._dtype)
+        return inputs
+
+    def __call__(self, inputs, *args, **kwargs):
+        inputs = self._prepare_input(inputs)
+        if self.input_spec is not None:
+            self.input_spec.check(inputs, self.name)
+        if not self.built:
+            self.build(inputs.shape)
+            self.built = True
+            if self.input_spec is not None:
+                self.input_spec.check(inputs, self.name)
+        return self.call(inputs, *args, **kwargs)
+
+    @property
+    def weights(self):
+        """Trainable then non-trainable weights, the layer's own before its sublayers'."""
+        return self.trainable_weights + self.non_trainable_weights
+
+    @property
+    def trainable_weights(self):
+        if not self.trainable:
+            return []
+        out = []
+        _gather_weights(self, out, set())
+        return [w for w in out if w.trainable]
+
+    @property
+    def non_trainable_weights(self):
+        out = []
+        _gather_weights(self, out, set())
+        if not self.trainable:
+            return out
+        return [w for w in out if not w.trainable]
+
+    @property
+    def variables(self):
+        return tuple(self.weights)
+
+    @property
+    def trainable_variables(self):
+        return tuple(self.trainable_weights)
+
+    @property
+    def non_trainable_variables(self):
+        return tuple(self.non_trainable_weights)
+
+    def get_weights(self):
+        """The weights' values, as NumPy-like arrays."""
+        return [w.numpy() for w in self.weights]
+
+    def count_params(self):
+        """The number of scalars in the layer's weights."""
+        if not self.built:
+            raise ValueError("You tried to call `count_params` on layer %s, but the layer isn't "
+                             "built. You can build it manually via: `%s.build(batch_input_shape)`."
+                             % (self.name, self.name))
+        total = 0
+        for w in self.weights:
+            size = 1
+            for d in w.shape:
+                size *= d
+            total += size
+        return total
+
+
+class Dense(Layer):
+    """A densely-connected layer: activation(inputs @ kernel + bias)."""
+
+    def __init__(self, units, activation=None, use_bias=True, kernel_initializer="glorot_uniform",
+                 bias_initializer="zeros", **kwargs):
+        super().__init__(**kwargs)
+        self.units = units if isinstance(units, int) else int(units)
+        if self.units < 0:
+            raise ValueError("Received an invalid value for `units`, expected a positive integer. "
+                             "Received: units=%s" % (units,))
+        self.activation = get_activation(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = get_initializer(kernel_initializer)
+        self.bias_initializer = get_initializer(bias_initializer)
+        self.input_spec = InputSpec(min_ndim=2)
+
+    def build(self, input_shape):
+        last_dim = input_shape[-1]
+        if last_dim is None:
+            raise ValueError("The last dimension of the inputs to a Dense layer should be "
+                             "defined. Found None. Full input shape received: %s"
+                             % _shape_text(input_shape))
+        self.input_spec = InputSpec(min_ndim=2, axes={-1: last_dim})
+        self.kernel = self.add_weight("kernel", [last_dim, self.units],
+                                      initializer=self.kernel_initializer)
+        self.bias = None
+        if self.use_bias:
+            self.bias = self.add_weight("bias", [self.units], initializer=self.bias_initializer)
+        self.built = True
+
+    def call(self, inputs):
+        outputs = tf.matmul(inputs, self.kernel)
+        if self.use_bias:
+            outputs = outputs + self.bias
+        return self.activation(outputs)
+
+
+def _normalize_tuple(value, n, name):
+    message = "The `%s` argument must be a tuple of %d integers. Received %s=%s" % (
+        name, n, name, value)
+    if isinstance(value, int):
+        values = (value,) * n
+    else:
+        if not isinstance(value, (list, tuple)) or len(value) != n:
+            raise ValueError(message)
+        for item in value:
+            if not isinstance(item, int):
+                raise ValueError(message + " including element %s of type %s" % (item, type(item)))
+        values = tuple(value)
+    bad = [v for v in values if v <= 0]
+    if bad:
+        raise ValueError(message + " including {%s} that does not satisfy the requirement `> 0`."
+                         % ", ".join(str(v) for v in sorted(set(bad))))
+    return values
+
+
+def _normalize_padding(value):
+    padding = value.lower() if isinstance(value, str) else value
+    if padding not in ("valid", "same"):
+        raise ValueError('The `padding` argument must be a list/tuple or one of "valid", "same" '
+                         '(or "causal", only for `Conv1D). Received: %s' % (padding,))
+    return padding
+
+
+class Conv2D(Layer):
+    """2-D convolution over NHWC images: activation(conv2d(inputs, kernel) + bias)."""
+
+    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid", data_format=None,
+                 dilation_rate=(1, 1), groups=1, activation=None, use_bias=True,
+                 kernel_initializer="glorot_uniform", bias_initializer="zeros", **kwargs):
+        super().__init__(**kwargs)
+        if isinstance(filters, float):
+            filters = int(filters)
+        if filters is not None and filters <= 0:
+            raise ValueError("Invalid value for argument `filters`. Expected a strictly positive "
+                             "value. Received filters=%s." % (filters,))
+        self.filters = filters
+        self.kernel_size = _normalize_tuple(kernel_size, 2, "kernel_size")
+        self.strides = _normalize_tuple(strides, 2, "strides")
+        self.padding = _normalize_padding(padding)
+        if data_format not in (None, "channels_last"):
+            raise ValueError("Trellis runs Conv2D on channels_last (NHWC) data only. Received: "
+                             "data_format=%s" % (data_format,))
+        self.data_format = "channels_last"
+        self.dilation_rate = _normalize_tuple(dilation_rate, 2, "dilation_rate")
+        if self.dilation_rate != (1, 1):
+            raise ValueError("Trellis's Conv2D has no dilation. Received: dilation_rate=%s"
+                             % (dilation_rate,))
+        self.groups = groups
+        if not isinstance(groups, int) or groups <= 0:
+            raise ValueError("The number of groups must be a positive integer. Received: "
+                             "groups=%s." % (groups,))
+        if filters % groups != 0:
+            raise ValueError("The number of filters must be evenly divisible by the number of "
+                             "groups. Received: groups=%s, filters=%s." % (groups, filters))
+        self.activation = get_activation(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = get_initializer(kernel_initializer)
+        self.bias_initializer = get_initializer(bias_initializer)
+        self.input_spec = InputSpec(min_ndim=4)
+
+    def _output_size(self, size, kernel, stride):
+        if size is None:
+            return None
+        if self.padding == "same":
+            return (size + stride - 1) // stride
+        return (size - kernel + stride) // stride
+
+    def build(self, input_shape):
+        channels = input_shape[-1]
+        if channels is None:
+            raise ValueError("The channel dimension of the inputs should be defined. The "
+                             "input_shape received is %s, where axis -1 (0-based) is the channel "
+                             "dimension, which found to be `None`." % _shape_text(input_shape))
+        if channels % self.groups != 0:
+            raise ValueError("The number of input channels must be evenly divisible by the "
+                             "number of groups. Received groups=%d, but the input has %d "
+                             "channels (full input shape is %s)."
+                             % (self.groups, channels, _shape_text(input_shape)))
+        dims = list(input_shape)
+        out = [self._output_size(dims[1 + i], self.kernel_size[i], self.strides[i])
+               for i in range(2)]
+        if len(dims) == 4 and any(o is not None and o <= 0 for o in out):
+            raise ValueError("One of the dimensions in the output is <= 0 due to downsampling in "
+                             "%s. Consider increasing the input size. Received input shape %s "
+                             "which would produce output shape with a zero or negative value in a "
+                             "dimension." % (self.name, _shape_text(input_shape)))
+        self.input_spec = InputSpec(min_ndim=4, axes={-1: channels})
+        self.kernel = self.add_weight(
+            "kernel", list(self.kernel_size) + [channels // self.groups, self.filters],
+            initializer=self.kernel_initializer)
+        self.bias = None
+        if self.use_bias:
+            self.bias = self.add_weight("bias", [self.filters], initializer=self.bias_initializer)
+        self.built = True
+
+    def call(self, inputs):
+        outputs = tf.nn.conv2d(inputs, self.kernel, strides=list(self.strides),
+                               padding=self.padding.upper())
+        if self.use_bias:
+            outputs = outputs + self.bias
+        return self.activation(outputs)
+
+
+class Sequential(Layer):
+    """A stack of layers, each called on the previous one's output."""
+
+    def __init__(self, layers=None, name=None):
+        super().__init__(name=name)
+        self._layers = []
+        for layer in layers or []:
+            self.add(layer)
+
+    def add(self, layer):
+        """Appends `layer` to the stack."""
+        if not isinstance(layer, Layer):
+            raise TypeError("The added layer must be an instance of class Layer. Received: "
+                            "layer=%s of type %s." % (layer, type(layer)))
+        self._layers.append(layer)
+
+    @property
+    def layers(self):
+        return list(self._layers)
+
+    def call(self, inputs):
+        for layer in self._layers:
+            inputs = layer(inputs)
+        return inputs
+
+
+# ---- optimizers --------------------------------------------------------------------------------
+
+
+class _CallableList(list):
+    """A list that also answers `optimizer.variables()`, as Keras's does."""
+
+    def __call__(self):
+        return self
+
+
+class Optimizer:
+    """Base class of Keras optimizers: `apply_gradients(zip(grads, vars))` runs one step.
+
+    The step counter `iterations` and the slot variables are made by the first
+    apply_gradients (or build) that sees a variable."""
+
+    def __init__(self, name, learning_rate=0.001, **kwargs):
+        for key in kwargs:
+            if key in ("decay", "gradient_aggregator", "gradient_transformers"):
+                raise ValueError("%s is deprecated in the new Keras optimizer, please check the "
+                                 "docstring for valid arguments, or use the legacy optimizer, "
+                                 "e.g., tf.keras.optimizers.legacy.%s." % (key, type(self).__name__))
+            raise TypeError("%s is not a valid argument, kwargs should be empty  for "
+                            "`optimizer_experimental.Optimizer`." % key)
+        self.name = name
+        self._slot_variables = []
+        self._iterations = None
+        self._index = {}
+        self._tracked = []
+        self._learning_rate = self._build_learning_rate(learning_rate)
+
+    def _build_learning_rate(self, learning_rate):
+        if callable(learning_rate) and not isinstance(learning_rate, tf.Variable):
+            return learning_rate
+        with tf.init_scope():
+            return tf.Variable(learning_rate, name="learning_rate", dtype=tf.float32,
+                               trainable=False)
+
+    @property
+    def learning_rate(self):
+        """The learning rate: a tf.Variable, or the schedule given to the constructor."""
+        return self._learning_rate
+
+    @learning_rate.setter
+    def learning_rate(self, value):
+        if isinstance(self._learning_rate, tf.Variable) and not callable(value):
+            self._learning_rate.assign(value)
+        else:
+            self._learning_rate = self._build_learning_rate(value)
+
+    def _current_learning_rate(self, dtype):
+        lr = self._learning_rate
+        if not isinstance(lr, tf.Variable):
+            lr = lr(self.iterations)
+        return tf.cast(lr, dtype)
+
+    @property
+    def iterations(self):
+        """The number of steps applied (an int64 tf.Variable made on first use)."""
+        if self._iterations is None:
+            self._iterations = tf.Variable(0, name="iteration", dtype=tf.int64, trainable=False)
+        return self._iterations
+
+    @property
+    def variables(self):
+        """The optimizer's variables: the step counter, then each tracked variable's slots."""
+        counter = [] if self._iterations is None else [self._iterations]
+        return _CallableList(counter + self._slot_variables)
+
+    def add_variable_from_reference(self, model_variable, variable_name, initial_value=None):
+        """A slot variable `<variable_name>/<model variable>` shaped like `model_variable`
+        (zeros unless `initial_value` is given)."""
+        if initial_value is None:
+            shape = model_variable.shape
+            dtype = model_variable.dtype
+            initial_value = lambda: tf.zeros(shape, dtype=dtype)
+        slot = tf.Variable(initial_value,
+                           name="%s/%s" % (variable_name, _variable_base_name(model_variable)),
+                           dtype=model_variable.dtype, trainable=False)
+        self._slot_variables.append(slot)
+        return slot
+
+    def _create_slots(self, variable):
+        return []
+
+    def build(self, var_list):
+        """Makes the step counter and the slots of every variable of `var_list` not seen yet."""
+        self.iterations
+        for variable in var_list:
+            if not isinstance(variable, tf.Variable):
+                raise TypeError("An optimizer updates tf.Variables only. Received: %r"
+                                % (variable,))
+            if id(variable) in self._index:
+                continue
+            self._index[id(variable)] = len(self._tracked)
+            self._tracked.append((variable, self._create_slots(variable)))
+
+    def _slots(self, variable):
+        return self._tracked[self._index[id(variable)]][1]
+
+    def apply_gradients(self, grads_and_vars, name=None, skip_gradients_aggregation=False):
+        """Applies one update to each variable from its gradient; returns the step counter's new
+        value. Pairs whose gradient is None are skipped (with a warning)."""
+        pairs = list(grads_and_vars)
+        if not pairs:
+            return self.iterations
+        for pair in pairs:
+            if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+                raise ValueError("apply_gradients expects (gradient, variable) pairs. "
+                                 "Received: %r" % (pair,))
+        self.build([v for g, v in pairs])
+        present = [(g, v) for g, v in pairs if g is not None]
+        if not present:
+            raise ValueError("No gradients provided for any variable: %s. Provided "
+                             "`grads_and_vars` is %s."
+                             % (([v.name for g, v in pairs],), tuple(tuple(p) for p in pairs)))
+        if len(present) < len(pairs):
+            _warn("Gradients do not exist for variables %s when minimizing the loss. If you're "
+                  "using `model.compile()`, did you forget to provide a `loss` argument?"
+                  % ([v.name for g, v in pairs if g is None],))
+        for gradient, variable in present:
+            gradient = tf.convert_to_tensor(gradient, dtype_hint=variable.dtype)
+            self.update_step(gradient, variable)
+        return self.iterations.assign_add(1)
+
+    def update_step(self, gradient, variable):
+        raise NotImplementedError("Optimizer subclasses must implement `update_step()`.")
+
+    def compute_gradients(self, loss, var_list, tape=None):
+        """(gradient, variable) pairs of `loss` (a tensor with its `tape`, or a callable)."""
+        if not callable(loss) and tape is None:
+            raise ValueError("`tape` is required when a `Tensor` loss is passed. Received: "
+                             "loss=%s, tape=%s." % (loss, tape))
+        if callable(var_list):
+            var_list = var_list()
+        if tape is None:
+            if not hasattr(tf, "GradientTape"):
+                raise NotImplementedError("minimize needs tf.GradientTape")
+            with tf.GradientTape() as tape:
+                loss = loss()
+        grads = tape.gradient(loss, list(var_list))
+        return list(zip(grads, var_list))
+
+    def minimize(self, loss, var_list, tape=None):
+        """compute_gradients then apply_gradients."""
+        return self.apply_gradients(self.compute_gradients(loss, var_list, tape))
+
+
+class SGD(Optimizer):
+    """Gradient descent, with momentum and Nesterov momentum as options."""
+
+    def __init__(self, learning_rate=0.01, momentum=0.0, nesterov=False, name="SGD", **kwargs):
+        super().__init__(name=name, learning_rate=learning_rate, **kwargs)
+        if isinstance(momentum, (int, float)) and (momentum < 0 or momentum > 1):
+            raise ValueError("`momentum` must be between [0, 1].")
+        self.momentum = momentum
+        self.nesterov = nesterov
+
+    def _create_slots(self, variable):
+        if self.momentum == 0:
+            return []
+        return [self.add_variable_from_reference(variable, "m")]
+
+    def update_step(self, gradient, variable):
+        lr = self._current_learning_rate(variable.dtype)
+        slots = self._slots(variable)
+        if not slots:
+            variable.assign_add(-gradient * lr)
+            return
+        m = slots[0]
+        momentum = tf.cast(self.momentum, variable.dtype)
+        m.assign(-gradient * lr + m * momentum)
+        if self.nesterov:
+            variable.assign_add(-gradient * lr + m * momentum)
+        else:
+            variable.assign_add(m)
+
+
+class Adam(Optimizer):
+    """Adam: per-variable step sizes from running means of the gradient (m) and of its square
+    (v), bias-corrected by the step count."""
+
+    def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999, epsilon=1e-7, amsgrad=False,
+                 name="Adam", **kwargs):
+        super().__init__(name=name, learning_rate=learning_rate, **kwargs)
+        self.beta_1 = beta_1
+        self.beta_2 = beta_2
+        self.epsilon = epsilon
+        self.amsgrad = amsgrad
+
+    def _create_slots(self, variable):
+        slots = [self.add_variable_from_reference(variable, "m"),
+                 self.add_variable_from_reference(variable, "v")]
+        if self.amsgrad:
+            slots.append(self.add_variable_from_reference(variable, "vhat"))
+        return slots
+
+    def update_step(self, gradient, variable):
+        dtype = variable.dtype
+        lr = self._current_learning_rate(dtype)
+        local_step = tf.cast(self.iterations + 1, dtype)
+        beta_1_power = tf.pow(tf.cast(self.beta_1, dtype), local_step)
+        beta_2_power = tf.pow(tf.cast(self.beta_2, dtype), local_step)
+        slots = self._slots(variable)
+        m = slots[0]
+        v = slots[1]
+        alpha = lr * tf.sqrt(1 - beta_2_power) / (1 - beta_1_power)
+        m.assign_add((gradient - m) * (1 - self.beta_1))
+        v.assign_add((tf.square(gradient) - v) * (1 - self.beta_2))
+        if self.amsgrad:
+            v_hat = slots[2]
+            v_hat.assign(tf.maximum(v_hat, v))
+            v = v_hat
+        variable.assign_sub((m * alpha) / (tf.sqrt(v) + self.epsilon))
+
+
+_OPTIMIZERS = {"sgd": SGD, "adam": Adam}
+
+
+def get_optimizer(identifier):
+    """An optimizer from a name (`'adam'`, `'sgd'`) or an optimizer instance."""
+    if isinstance(identifier, Optimizer):
+        return identifier
+    if isinstance(identifier, str) and identifier.lower() in _OPTIMIZERS:
+        return _OPTIMIZERS[identifier.lower()]()
+    raise ValueError("Could not interpret optimizer identifier: %s" % (identifier,))
+
+
+# ---- the submodules ----------------------------------------------------------------------------
+
+activations = _submodule("activations", "Built-in activation functions.", {
+    "get": get_activation, "linear": linear, "relu": relu, "tanh": tanh, "sigmoid": sigmoid,
+    "softmax": softmax})
+initializers = _submodule("initializers", "Weight initializers.", {
+    "get": get_initializer, "Initializer": Initializer, "Zeros": Zeros, "zeros": Zeros,
+    "Ones": Ones, "ones": Ones, "Constant": Constant, "constant": Constant,
+    "RandomUniform": RandomUniform, "RandomNormal": RandomNormal, "GlorotUniform": GlorotUniform,
+    "glorot_uniform": GlorotUniform})
+layers = _submodule("layers", "Keras layers.", {
+    "Layer": Layer, "InputSpec": InputSpec, "Dense": Dense, "Conv2D": Conv2D,
+    "Convolution2D": Conv2D})
+optimizers = _submodule("optimizers", "Keras optimizers.", {
+    "Optimizer": Optimizer, "SGD": SGD, "Adam": Adam, "get": get_optimizer})
+backend = _submodule("backend", "Keras backend utilities.", {
+    "clear_session": clear_session, "floatx": lambda: "float32"})

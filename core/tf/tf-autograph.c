@@ -1,0 +1,13 @@
+/* tf-autograph.c — (being ported from core/lang; see tf-private.h for what this part does). */
+#include "tf-private.h"
+
+int
+tf_autograph_init(PyObject *module, TfState *st)
+{
+  return 0;
+}
+
+void
+tf_autograph_clear(TfState *st)
+{
+}

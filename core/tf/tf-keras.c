@@ -1,0 +1,13 @@
+/* tf-keras.c — (being ported from core/lang; see tf-private.h for what this part does). */
+#include "tf-private.h"
+
+int
+tf_keras_init(PyObject *module, TfState *st)
+{
+  return 0;
+}
+
+void
+tf_keras_clear(TfState *st)
+{
+}

@@ -1,0 +1,13 @@
+/* tf-ops.c — (being ported from core/lang; see tf-private.h for what this part does). */
+#include "tf-private.h"
+
+int
+tf_ops_init(PyObject *module, TfState *st)
+{
+  return 0;
+}
+
+void
+tf_ops_clear(TfState *st)
+{
+}
