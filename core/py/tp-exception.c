@@ -143,6 +143,28 @@ write_stderr_line(const char *text)
   fprintf(stderr, "%s\n", text);
 }
 
+/* sys.excepthook(value) when the program set one; otherwise traceback.print_exception, which
+ * (unlike the C default hook, which reads files) finds the units' lines in linecache. */
+static bool
+print_exception(PyObject *value)
+{
+  PyObject *hook = PySys_GetObject("excepthook");             /* borrowed */
+  PyObject *default_hook = PySys_GetObject("__excepthook__"); /* borrowed */
+  PyObject *r = NULL;                                         /* owned */
+  if (hook && hook != default_hook) {
+    PyObject *tb = PyException_GetTraceback(value); /* owned, may be NULL */
+    r = PyObject_CallFunctionObjArgs(hook, (PyObject *)Py_TYPE(value), value, tb ? tb : Py_None,
+                                     NULL);
+    Py_XDECREF(tb);
+  } else {
+    PyObject *traceback = PyImport_ImportModule("traceback"); /* owned */
+    r = traceback ? PyObject_CallMethod(traceback, "print_exception", "O", value) : NULL;
+    Py_XDECREF(traceback);
+  }
+  Py_XDECREF(r);
+  return r != NULL;
+}
+
 int
 tp_report_uncaught(void)
 {
@@ -154,19 +176,14 @@ tp_report_uncaught(void)
       write_stderr_line(exc->exit_message);
     return exc->exit_status;
   }
-  PyObject *value = take_pending();               /* owned */
-  PyObject *tb = PyException_GetTraceback(value); /* owned, may be NULL */
-  PyObject *hook = PySys_GetObject("excepthook"); /* borrowed */
-  PyObject *r = hook ? PyObject_CallFunctionObjArgs(hook, (PyObject *)Py_TYPE(value), value,
-                                                    tb ? tb : Py_None, NULL)
-                     : NULL; /* owned */
-  if (!r) {
-    /* No hook, or it raised: CPython's own printing of the original exception. */
+  PyObject *value = take_pending(); /* owned */
+  if (!print_exception(value)) {
+    /* The hook raised, or traceback could not be imported: CPython's own printing. */
     PyErr_Clear();
+    PyObject *tb = PyException_GetTraceback(value); /* owned, may be NULL */
     PyErr_Display((PyObject *)Py_TYPE(value), value, tb ? tb : Py_None);
+    Py_XDECREF(tb);
   }
-  Py_XDECREF(r);
-  Py_XDECREF(tb);
   Py_DECREF(value);
   return 1;
 }

@@ -180,15 +180,16 @@ set_up(TpInterp *interp, const TpConfig *config)
   return true;
 }
 
+/* SIGINT's C handler once Python has set its own: ours (tp_interrupt) for a host that asked,
+ * unless SIGINT was ignored when the process started (a job started with `&`), which CPython
+ * honours too; otherwise the host's handler from before Python started. */
 static void
-install_sigint(bool handle, struct sigaction *before)
+install_sigint(bool handle, const struct sigaction *before)
 {
   struct sigaction sa = {.sa_handler = on_sigint, .sa_flags = SA_ONSTACK};
   sigemptyset(&sa.sa_mask);
-  if (handle)
-    sigaction(SIGINT, &sa, NULL);
-  else
-    sigaction(SIGINT, before, NULL); /* Python's C handler out again: the host's */
+  bool ignored = !(before->sa_flags & SA_SIGINFO) && before->sa_handler == SIG_IGN;
+  sigaction(SIGINT, handle && !ignored ? &sa : before, NULL);
 }
 
 TpInterp *

@@ -157,8 +157,10 @@ void tp_exception_free(TpException *exc);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(TpException, tp_exception_free)
 
 /* What CPython does with an exception that escaped the program: a SystemExit's status (its
- * message on sys.stderr), otherwise sys.excepthook prints it (a traceback on sys.stderr) and
- * the status is 1. The pending exception is cleared; 0 when none was pending. */
+ * message on sys.stderr), otherwise its traceback is printed on sys.stderr (by
+ * traceback.print_exception, which shows the units' lines, or by the program's own
+ * sys.excepthook) and the status is 1. The pending exception is cleared; 0 when none was pending.
+ */
 int tp_report_uncaught(void);
 
 /* ---- interrupts ---------------------------------------------------------------------------- */
