@@ -120,10 +120,13 @@ typedef struct {
 
   /* tf-gradient.c */
   PyTypeObject *GradientTape;
-  TfTape *tapes; /* GradientTapes inside their `with`, innermost first (borrowed) */
+  PyTypeObject *StopRecording; /* what GradientTape.stop_recording() returns */
+  TfTape *tapes; /* GradientTapes inside their `with`, innermost first (each holds a reference
+                  * to itself while on the list) */
 
   /* tf-keras.c */
-  PyObject *keras; /* the tensorflow.keras module (owned) */
+  PyObject *keras;   /* the tensorflow.keras module (owned) */
+  bool keras_loaded; /* py/keras.py has run (or is running) in it */
 } TfState;
 
 /* The state of the imported module of this interpreter (never NULL once imported). */
