@@ -1205,21 +1205,3 @@ tf_gradient_clear(TfState *st)
   Py_CLEAR(st->GradientTape);
   Py_CLEAR(st->StopRecording);
 }
-
-/* Minimal hooks until tf.GradientTape is ported: no tape ever records (st->tapes stays NULL). */
-void
-tf_tape_record_op(TfState *st, TrOpId op, const TrAttrs *attrs, const TfOperand *in, int n,
-                  TfOperand *result)
-{
-}
-
-void
-tf_tape_read_variable(TfState *st, PyObject *variable, TrTensor **value)
-{
-}
-
-void
-tf_tape_record_call(TfState *st, TrGraph *graph, const TfOperand *in, int n_in, TrTensor **outs,
-                    int n_outs)
-{
-}
