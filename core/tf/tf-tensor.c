@@ -1422,7 +1422,7 @@ buffer_format(TrDType dtype)
     case TR_INT32:
       return "i";
     case TR_INT64:
-      return "q";
+      return sizeof(long) == 8 ? "l" : "q"; /* NumPy's int64 is C long where long has 64 bits */
     case TR_BOOL:
       return "?";
     default:
