@@ -2,9 +2,9 @@
  *
  * Every function is a row of one list (TF_FUNCTION_LIST below): its Python name, its
  * parameters, the modules that hold it and the C body that runs once the arguments are bound.
- * One binder serves every row (CPython's METH_FASTCALL | METH_KEYWORDS calling convention, with
- * the TypeError texts of CPython's own argument parser); the entry points generated from the
- * list only name their row.
+ * The module's one argument parser (tf_parse_args: CPython's METH_FASTCALL | METH_KEYWORDS
+ * calling convention and TypeError texts) binds every row's calls; the entry points generated
+ * from the list only name their row.
  *
  * A body converts its tensor arguments to operands (tf-private.h: Python values next to a
  * tensor take its dtype as a hint, as TF's op wrappers do) and applies one op of core/tensor's
@@ -18,10 +18,11 @@
 
 #include <string.h>
 
-/* ---- the binder ------------------------------------------------------------------------------
- * A row's parameters are a NULL-terminated list of names whose first `n_required` have no
- * default. Arguments bind by position, then by keyword; an omitted optional argument is NULL
- * in the slots (the body applies its default). Slots hold borrowed references. */
+/* ---- rows
+ * ---------------------------------------------------------------------------------------- A row's
+ * parameters are a NULL-terminated list of names whose first `n_required` have no default;
+ * tf_parse_args binds a call to them, an omitted optional argument being NULL in the slots (the
+ * body applies its default). Slots hold borrowed references. */
 
 enum { MAX_PARAMS = 8 };
 
@@ -57,57 +58,6 @@ n_params(const OpsFunction *f)
   while (f->params[n])
     n++;
   return n;
-}
-
-/* The index of keyword `kw` among f's parameters, or -1. */
-static int
-param_index(const OpsFunction *f, PyObject *kw)
-{
-  for (int i = 0; f->params[i]; i++)
-    if (PyUnicode_CompareWithASCIIString(kw, f->params[i]) == 0)
-      return i;
-  return -1;
-}
-
-/* Binds a fastcall's arguments to f's parameters. False with TypeError set. */
-static bool
-bind_args(const OpsFunction *f, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-          PyObject **slots)
-{
-  int n = n_params(f);
-  g_assert(n <= MAX_PARAMS);
-  for (int i = 0; i < n; i++)
-    slots[i] = NULL;
-  if (nargs > n) {
-    PyErr_Format(PyExc_TypeError, "%s() takes at most %d argument%s (%zd given)", f->name, n,
-                 n == 1 ? "" : "s", nargs);
-    return false;
-  }
-  for (Py_ssize_t i = 0; i < nargs; i++)
-    slots[i] = args[i];
-  Py_ssize_t n_kw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-  for (Py_ssize_t k = 0; k < n_kw; k++) {
-    PyObject *kw = PyTuple_GET_ITEM(kwnames, k); /* borrowed */
-    int i = param_index(f, kw);
-    if (i < 0) {
-      PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", f->name, kw);
-      return false;
-    }
-    if (slots[i]) {
-      PyErr_Format(PyExc_TypeError, "argument for %s() given by name ('%s') and position (%d)",
-                   f->name, f->params[i], i + 1);
-      return false;
-    }
-    slots[i] = args[nargs + k];
-  }
-  for (int i = 0; i < f->n_required; i++) {
-    if (!slots[i]) {
-      PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s' (pos %d)", f->name,
-                   f->params[i], i + 1);
-      return false;
-    }
-  }
-  return true;
 }
 
 /* ---- argument helpers ---------------------------------------------------------------------- */
@@ -1417,7 +1367,7 @@ call_function(int i, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
   const OpsFunction *f = &functions[i];
   PyObject *a[MAX_PARAMS];
-  if (!bind_args(f, args, nargs, kwnames, a))
+  if (!tf_parse_args(f->name, args, nargs, kwnames, f->params, f->n_required, a))
     return NULL;
   return f->body(tf_state(), f, a);
 }
