@@ -80,6 +80,7 @@ typedef struct {
   PyTypeObject *Tensor;
   PyTypeObject *TensorShape;
   PyTypeObject *TensorIterator; /* iter() of an eager tensor */
+  PyTypeObject *Reference;      /* Tensor.ref(): a hashable key standing for a tensor */
   PyObject *numpy;              /* the numpy module, once the program or .numpy() loaded it */
   PyObject *np_ndarray, *np_generic, *np_array; /* numpy.ndarray, .generic, .array (owned) */
 
@@ -221,6 +222,8 @@ bool tf_shape_of(TfState *st, PyObject *v, TrShape *out);
 bool tf_shape_arg(TfState *st, PyObject *v, TrShape *out);
 /* A new TensorShape object. */
 PyObject *tf_shape_new(TfState *st, const TrShape *shape);
+/* x.ref(): TensorFlow's Reference to `obj` (a tensor or Variable), hashable by identity. */
+PyObject *tf_reference_new(TfState *st, PyObject *obj);
 
 /* Python's operators on tensors and Variables (either side may be a Python value); `op` is
  * the TrOpId of the binary op (TR_OP_ADD...), `reflected` swaps the operands. */

@@ -1422,7 +1422,7 @@ buffer_format(TrDType dtype)
     case TR_INT32:
       return "i";
     case TR_INT64:
-      return "q";
+      return sizeof(long) == 8 ? "l" : "q"; /* NumPy's int64 is C long where long has 64 bits */
     case TR_BOOL:
       return "?";
     default:
@@ -1927,6 +1927,129 @@ tensor_iter(PyObject *self)
   return (PyObject *)it;
 }
 
+/* ---- Reference: Tensor.ref() ------------------------------------------------------------- */
+
+typedef struct {
+  PyObject_HEAD PyObject *obj; /* the tensor or Variable (owned) */
+} TfReference;
+
+PyObject *
+tf_reference_new(TfState *st, PyObject *obj)
+{
+  TfReference *r = PyObject_GC_New(TfReference, st->Reference);
+  if (!r)
+    return NULL;
+  r->obj = Py_NewRef(obj);
+  PyObject_GC_Track(r);
+  return (PyObject *)r;
+}
+
+static int
+reference_traverse(PyObject *self, visitproc visit, void *arg)
+{
+  Py_VISIT(Py_TYPE(self));
+  Py_VISIT(((TfReference *)self)->obj);
+  return 0;
+}
+
+static int
+reference_clear(PyObject *self)
+{
+  Py_CLEAR(((TfReference *)self)->obj);
+  return 0;
+}
+
+static void
+reference_dealloc(PyObject *self)
+{
+  PyTypeObject *type = Py_TYPE(self);
+  PyObject_GC_UnTrack(self);
+  reference_clear(self);
+  type->tp_free(self);
+  Py_DECREF(type);
+}
+
+static PyObject *
+reference_repr(PyObject *self)
+{
+  return PyUnicode_FromFormat("<Reference wrapping %R>", ((TfReference *)self)->obj);
+}
+
+static Py_hash_t
+reference_hash(PyObject *self)
+{
+  Py_hash_t h = (Py_hash_t)((uintptr_t)((TfReference *)self)->obj >> 4);
+  return h == -1 ? -2 : h;
+}
+
+/* Two references are equal when they wrap the same object. */
+static PyObject *
+reference_richcompare(PyObject *self, PyObject *other, int op)
+{
+  if ((op != Py_EQ && op != Py_NE) || !Py_IS_TYPE(other, Py_TYPE(self)))
+    Py_RETURN_NOTIMPLEMENTED;
+  bool eq = ((TfReference *)self)->obj == ((TfReference *)other)->obj;
+  return PyBool_FromLong(eq == (op == Py_EQ));
+}
+
+static PyObject *
+reference_deref(PyObject *self, PyObject *unused)
+{
+  return Py_NewRef(((TfReference *)self)->obj);
+}
+
+static PyMethodDef reference_methods[] = {
+    {"deref", reference_deref, METH_NOARGS, "The object this reference stands for."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot reference_slots[] = {
+    {Py_tp_dealloc, reference_dealloc},
+    {Py_tp_traverse, reference_traverse},
+    {Py_tp_clear, reference_clear},
+    {Py_tp_repr, reference_repr},
+    {Py_tp_hash, reference_hash},
+    {Py_tp_richcompare, reference_richcompare},
+    {Py_tp_methods, reference_methods},
+    {Py_tp_doc, "A hashable reference to a Tensor or Variable (x.ref())."},
+    {0, NULL},
+};
+
+static PyType_Spec reference_spec = {
+    .name = "tensorflow.python.util.object_identity.Reference",
+    .basicsize = sizeof(TfReference),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_IMMUTABLETYPE |
+             Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .slots = reference_slots,
+};
+
+static PyObject *
+tensor_ref(PyObject *self, PyObject *unused)
+{
+  return tf_reference_new(tf_state(), self);
+}
+
+/* format(t, spec): the value's format (f"{t:.2f}" of a scalar), str(t) for an empty spec. */
+static PyObject *
+tensor_format(PyObject *self, PyObject *spec)
+{
+  if (!PyUnicode_Check(spec) || PyUnicode_GET_LENGTH(spec) == 0 || !tf_tensor_value(self))
+    return PyObject_Str(self);
+  PyObject *v = tensor_numpy(self, NULL); /* owned */
+  if (!v)
+    return NULL;
+  PyObject *r = PyObject_Format(v, spec);
+  Py_DECREF(v);
+  return r;
+}
+
+/* Tensors are immutable: copies are the tensor itself. */
+static PyObject *
+tensor_copy(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+  return Py_NewRef(self);
+}
+
 /* ---- the type ---------------------------------------------------------------------------- */
 
 static PyMethodDef tensor_methods[] = {
@@ -1934,6 +2057,11 @@ static PyMethodDef tensor_methods[] = {
     {"get_shape", tensor_get_shape_method, METH_NOARGS, "The TensorShape of the tensor."},
     {"__array__", (PyCFunction)(void (*)(void))tensor_array, METH_FASTCALL | METH_KEYWORDS,
      "The value as a NumPy array."},
+    {"ref", tensor_ref, METH_NOARGS, "A hashable reference to this tensor."},
+    {"experimental_ref", tensor_ref, METH_NOARGS, "A hashable reference to this tensor."},
+    {"__format__", tensor_format, METH_O, NULL},
+    {"__copy__", (PyCFunction)(void (*)(void))tensor_copy, METH_FASTCALL, NULL},
+    {"__deepcopy__", (PyCFunction)(void (*)(void))tensor_copy, METH_FASTCALL, NULL},
     {NULL, NULL, 0, NULL},
 };
 
@@ -2191,7 +2319,10 @@ tf_tensor_init(PyObject *module, TfState *st)
   st->TensorIterator =
       st->TensorShape ? (PyTypeObject *)PyType_FromModuleAndSpec(module, &tensor_iter_spec, NULL)
                       : NULL;
-  if (!st->TensorIterator)
+  st->Reference = st->TensorIterator
+                      ? (PyTypeObject *)PyType_FromModuleAndSpec(module, &reference_spec, NULL)
+                      : NULL;
+  if (!st->Reference)
     return -1;
   if (PyModule_AddObjectRef(module, "Tensor", (PyObject *)st->Tensor) < 0 ||
       PyModule_AddObjectRef(module, "TensorShape", (PyObject *)st->TensorShape) < 0 ||
@@ -2208,6 +2339,7 @@ tf_tensor_clear(TfState *st)
   Py_CLEAR(st->np_ndarray);
   Py_CLEAR(st->np_generic);
   Py_CLEAR(st->np_array);
+  Py_CLEAR(st->Reference);
   Py_CLEAR(st->TensorIterator);
   Py_CLEAR(st->TensorShape);
   Py_CLEAR(st->Tensor);
