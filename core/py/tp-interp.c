@@ -16,6 +16,7 @@
 #include "tf.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 
@@ -40,11 +41,28 @@ static TpInterp *the_interp;
 
 /* ---- interrupts ---------------------------------------------------------------------------- */
 
+/* The thread that started Python, which runs its signal handlers, and whether it may be
+ * woken (set once at start-up, before any tp_interrupt). */
+static pthread_t main_pthread;
+static volatile sig_atomic_t wake_installed;
+
+/* A blocking call of the main thread (time.sleep, a read) sees a tripped signal only when a
+ * signal interrupts it; a request from another thread sends it this one, whose handler does
+ * nothing, so that the call fails with EINTR and Python checks its signals. */
+#define TP_WAKE_SIGNAL (SIGRTMIN + 3)
+
+static void
+on_wake(int signum)
+{
+}
+
 void
 tp_interrupt(void)
 {
   tf_interrupt_request();
   PyErr_SetInterruptEx(SIGINT);
+  if (wake_installed && !pthread_equal(pthread_self(), main_pthread))
+    pthread_kill(main_pthread, TP_WAKE_SIGNAL);
 }
 
 void
@@ -180,16 +198,43 @@ set_up(TpInterp *interp, const TpConfig *config)
   return true;
 }
 
-/* SIGINT's C handler once Python has set its own: ours (tp_interrupt) for a host that asked,
- * unless SIGINT was ignored when the process started (a job started with `&`), which CPython
- * honours too; otherwise the host's handler from before Python started. */
+/* Makes Python's own SIGINT handler default_int_handler, through which tp_interrupt raises
+ * KeyboardInterrupt, also when SIGINT was ignored as Python started (it then keeps the
+ * disposition) and the host, not a user at a terminal, interrupts. */
 static void
-install_sigint(bool handle, const struct sigaction *before)
+use_default_int_handler(void)
+{
+  PyObject *signal = PyImport_ImportModule("_signal"); /* owned; built in */
+  PyObject *handler = signal ? PyObject_GetAttrString(signal, "default_int_handler") : NULL;
+  PyObject *current = handler ? PyObject_CallMethod(signal, "getsignal", "i", SIGINT) : NULL;
+  PyObject *r = NULL; /* owned */
+  if (current && current != handler)
+    r = PyObject_CallMethod(signal, "signal", "iO", SIGINT, handler);
+  if (!r)
+    PyErr_Clear();
+  Py_XDECREF(r);
+  Py_XDECREF(current);
+  Py_XDECREF(handler);
+  Py_XDECREF(signal);
+}
+
+/* The C handlers once Python has set its own. SIGINT: ours (tp_interrupt) for a host that
+ * asked, unless SIGINT was ignored when the process started (a job started with `&`), which
+ * CPython honours too; otherwise the host's handler from before Python started. */
+static void
+install_signals(bool handle, const struct sigaction *before)
 {
   struct sigaction sa = {.sa_handler = on_sigint, .sa_flags = SA_ONSTACK};
   sigemptyset(&sa.sa_mask);
   bool ignored = !(before->sa_flags & SA_SIGINFO) && before->sa_handler == SIG_IGN;
+  if (!handle)
+    use_default_int_handler();
   sigaction(SIGINT, handle && !ignored ? &sa : before, NULL);
+
+  struct sigaction wake = {.sa_handler = on_wake}; /* no SA_RESTART: calls fail with EINTR */
+  sigemptyset(&wake.sa_mask);
+  main_pthread = pthread_self();
+  wake_installed = sigaction(TP_WAKE_SIGNAL, &wake, NULL) == 0;
 }
 
 TpInterp *
@@ -206,7 +251,7 @@ tp_interp_new(const TpConfig *config, GError **error)
   sigaction(SIGINT, NULL, &before);
   if (!start_python(config, error))
     return NULL;
-  install_sigint(config->handle_sigint, &before);
+  install_signals(config->handle_sigint, &before);
 
   TpInterp *interp = g_new0(TpInterp, 1);
   interp->write = config->write;

@@ -66,9 +66,10 @@ typedef struct {
   /* Put first on sys.path, as CPython does for a script's directory ("" for the current
    * directory, as with -c or the prompt); NULL: nothing. */
   const char *path0;
-  /* Install Python's signal handlers (SIGPIPE ignored, ...) and a SIGINT handler calling
-   * tp_interrupt(): for a host that runs units on the main thread and has no other use for
-   * SIGINT (the command line). False: signals are left as they are. */
+  /* Python's signal handling is always set up as python3's (SIGPIPE and SIGXFSZ ignored,
+   * default_int_handler as SIGINT's Python handler). True: SIGINT's C handler calls
+   * tp_interrupt() (the command line; unless SIGINT was ignored at start, as CPython does).
+   * False: SIGINT's C handler stays the host's (the kernel calls tp_interrupt itself). */
   bool handle_sigint;
   /* Non-NULL: sys.stdout and sys.stderr become writers whose write() calls this (flush() does
    * nothing, isatty() is False, encoding utf-8). NULL: Python's own streams over fds 1 and 2. */
@@ -167,7 +168,10 @@ int tp_report_uncaught(void);
 
 /* Raises KeyboardInterrupt in the unit running on the main thread (PyErr_SetInterruptEx) and
  * stops tf's graph executor and kernels (tf_interrupt_request). Async-signal-safe, any thread,
- * GIL not needed. A request made while no unit runs is dropped when the next unit starts. */
+ * GIL not needed. Called from another thread, it also sends the main thread SIGRTMIN+3 (a
+ * handler that does nothing is installed for it) so that a blocking call there (time.sleep,
+ * input) returns early. A request made while no unit runs is dropped when the next unit
+ * starts. */
 void tp_interrupt(void);
 /* For a host running units on another thread than the main one: raises KeyboardInterrupt in
  * the thread running a unit of `interp` (PyThreadState_SetAsyncExc) and requests tf's
