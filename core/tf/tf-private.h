@@ -101,6 +101,7 @@ typedef struct {
   PyTypeObject *ConcreteFunction;
   PyTypeObject *TensorSpec;
   PyTypeObject *Graph;
+  PyTypeObject *InitScope; /* what tf.init_scope() returns */
   PyObject *py_support;   /* namespace of py/function.py: NodeDef, GraphDef, Module... (owned) */
   bool functions_created; /* a Function exists: the registry and bus may no longer change */
 
