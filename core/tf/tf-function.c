@@ -24,52 +24,7 @@
 #include <string.h>
 #include <structmember.h>
 
-/* ---- arguments ------------------------------------------------------------------------------ */
-
-/* One parser for the METH_FASTCALL | METH_KEYWORDS functions of this file: `names` lists the
- * parameters ("" ends the positional-only ones is not needed here: all are positional or
- * keyword), the first `n_required` must be given. `out` receives borrowed references, NULL
- * for parameters not given. */
-static bool
-parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-           const char *const *names, int n_names, int n_required, PyObject **out)
-{
-  for (int i = 0; i < n_names; i++)
-    out[i] = NULL;
-  if (nargs > n_names) {
-    PyErr_Format(PyExc_TypeError, "%s() takes at most %d argument%s (%zd given)", fname, n_names,
-                 n_names == 1 ? "" : "s", nargs);
-    return false;
-  }
-  for (Py_ssize_t i = 0; i < nargs; i++)
-    out[i] = args[i];
-  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-  for (Py_ssize_t k = 0; k < nkw; k++) {
-    const char *key = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, k));
-    if (!key)
-      return false;
-    int i = 0;
-    while (i < n_names && strcmp(names[i], key) != 0)
-      i++;
-    if (i == n_names) {
-      PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%s'", fname, key);
-      return false;
-    }
-    if (out[i]) {
-      PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", fname, key);
-      return false;
-    }
-    out[i] = args[nargs + k];
-  }
-  for (int i = 0; i < n_required; i++) {
-    if (!out[i]) {
-      PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s' (pos %d)", fname, names[i],
-                   i + 1);
-      return false;
-    }
-  }
-  return true;
-}
+/* ---- arguments ------------------------------------------------------------------------------- */
 
 /* A boolean option: `dflt` when not given or None. -1 with an exception. */
 static int
@@ -88,8 +43,7 @@ short_type_name(PyTypeObject *type)
   return dot ? dot + 1 : type->tp_name;
 }
 
-/* ---- output: Python's streams, tf.print's events -----------------------------------------------
- */
+/* ---- output: Python's streams, tf.print's events --------------------------------------------- */
 
 /* Writes text to sys.stdout or sys.stderr (whatever objects they are now: a host's capture, a
  * notebook's stream). False with an exception set. */
@@ -158,13 +112,13 @@ print_retracing_warning(const TrEvent *ev, gpointer user)
   PyErr_Restore(type, value, tb);
 }
 
-/* ---- TensorSpec -------------------------------------------------------------------------------
- */
+/* ---- TensorSpec ------------------------------------------------------------------------------ */
 
 typedef struct {
-  PyObject_HEAD TrShape shape; /* possibly partial */
-  TrDType dtype;               /* element type */
-  char *name;                  /* or NULL (owned) */
+  PyObject ob_base; /* PyObject_HEAD */
+  TrShape shape;    /* possibly partial */
+  TrDType dtype;    /* element type */
+  char *name;       /* or NULL (owned) */
 } TensorSpec;
 
 static PyObject *
@@ -264,9 +218,9 @@ spec_get_name(PyObject *self, void *closure)
 static PyObject *
 spec_from_tensor(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-  static const char *const names[] = {"tensor", "name"};
+  static const char *const names[] = {"tensor", "name", NULL};
   PyObject *a[2];
-  if (!parse_args("from_tensor", args, nargs, kwnames, names, 2, 1, a))
+  if (!tf_parse_args("from_tensor", args, nargs, kwnames, names, 1, a))
     return NULL;
   TfState *st = tf_state();
   TrShape shape;
@@ -313,11 +267,11 @@ static PyType_Spec spec_spec = {
     .slots = spec_slots,
 };
 
-/* ---- Graph ------------------------------------------------------------------------------------
- */
+/* ---- Graph ----------------------------------------------------------------------------------- */
 
 typedef struct {
-  PyObject_HEAD TrGraph *graph; /* owned reference */
+  PyObject ob_base; /* PyObject_HEAD */
+  TrGraph *graph;   /* owned reference */
 } GraphObject;
 
 PyObject *
@@ -387,9 +341,9 @@ node_def(TfState *st, const TrNodeDef *d)
 static PyObject *
 graph_as_graph_def(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-  static const char *const names[] = {"from_version", "add_shapes", "use_pybind11_proto"};
+  static const char *const names[] = {"from_version", "add_shapes", "use_pybind11_proto", NULL};
   PyObject *a[3];
-  if (!parse_args("as_graph_def", args, nargs, kwnames, names, 3, 0, a))
+  if (!tf_parse_args("as_graph_def", args, nargs, kwnames, names, 0, a))
     return NULL;
   TfState *st = tf_state();
   int n;
@@ -651,8 +605,7 @@ tpl_fill(TfState *st, const Tpl *t, SlotFunc make, void *user)
   return r;
 }
 
-/* ---- traces ------------------------------------------------------------------------------------
- */
+/* ---- traces ---------------------------------------------------------------------------------- */
 
 /* What core/trace keeps for one ConcreteFunction (TrConcreteFn.data). */
 typedef struct {
@@ -909,8 +862,7 @@ fail:
   return false;
 }
 
-/* ---- trace keys
- * ---------------------------------------------------------------------------------- */
+/* ---- trace keys ------------------------------------------------------------------------------ */
 
 /* How users see an object: "<__main__.Model object at 0x7f…>", made without running its
  * __repr__ (keys are built on every call that is not a plain repeat). Transfer full. */
@@ -1182,8 +1134,7 @@ structure_item(PyObject *v, const TrTraceType *t, int i)
   return item;
 }
 
-/* ---- placeholders and inputs -------------------------------------------------------------------
- */
+/* ---- placeholders and inputs ----------------------------------------------------------------- */
 
 /* The argument the body sees while tracing: `v` with every tensor leaf of key `t` replaced by
  * a placeholder of t's dtype and shape named after parameter `name`. New reference. */
@@ -1313,8 +1264,7 @@ collect_inputs(TfState *st, const TrTraceType *t, PyObject *v, OperandVec *out)
   }
 }
 
-/* ---- signatures as text -----------------------------------------------------------------------
- */
+/* ---- signatures as text ---------------------------------------------------------------------- */
 
 static void
 describe_output(GString *s, TrGraph *g, const Tpl *t)
@@ -1405,8 +1355,7 @@ signature_text(const char *name, const TrTraceSig *sig, TrGraph *g, const Tpl *o
   return g_string_free(s, FALSE);
 }
 
-/* ---- running a trace ---------------------------------------------------------------------------
- */
+/* ---- running a trace ------------------------------------------------------------------------- */
 
 static PyObject *
 make_output_tensor(TfState *st, int index, void *user)
@@ -1556,13 +1505,13 @@ execute(TfState *st, TrFn *fn, TrConcreteFn *cf, PyObject *const *bound)
   return r;
 }
 
-/* ---- Function ----------------------------------------------------------------------------------
- */
+/* ---- Function -------------------------------------------------------------------------------- */
 
 typedef struct {
-  PyObject_HEAD vectorcallfunc vectorcall; /* function_vectorcall: calls pass no tuple or dict */
-  TrFn *fn;                                /* the trace cache (owned); NULL once cleared */
-  PyObject *python_function;               /* what was decorated (owned) */
+  PyObject ob_base;          /* PyObject_HEAD */
+  vectorcallfunc vectorcall; /* function_vectorcall: calls pass no tuple or dict */
+  TrFn *fn;                  /* the trace cache (owned); NULL once cleared */
+  PyObject *python_function; /* what was decorated (owned) */
   PyObject *func;            /* the plain Python function whose code is bound (owned) */
   PyObject *self;            /* the instance of a bound method, held strongly (owned), or NULL */
   PyObject *self_ref;        /* ... or weakly: a weak reference to it (owned), or NULL */
@@ -2280,13 +2229,13 @@ function_descr_get(PyObject *self, PyObject *obj, PyObject *type)
   return b;
 }
 
-/* ---- ConcreteFunction
- * ---------------------------------------------------------------------------- */
+/* ---- ConcreteFunction ------------------------------------------------------------------------ */
 
 typedef struct {
-  PyObject_HEAD vectorcallfunc vectorcall; /* concrete_vectorcall */
-  TrConcreteFn *cf;                        /* owned reference */
-  PyObject *function;                      /* the Function that traced it (owned) */
+  PyObject ob_base;          /* PyObject_HEAD */
+  vectorcallfunc vectorcall; /* concrete_vectorcall */
+  TrConcreteFn *cf;          /* owned reference */
+  PyObject *function;        /* the Function that traced it (owned) */
 } ConcreteObject;
 
 static PyObject *concrete_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf,
@@ -2589,9 +2538,9 @@ static PyObject *
 concrete_pretty_printed_signature(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                   PyObject *kwnames)
 {
-  static const char *const names[] = {"verbose"};
+  static const char *const names[] = {"verbose", NULL};
   PyObject *a[1];
-  if (!parse_args("pretty_printed_signature", args, nargs, kwnames, names, 1, 0, a))
+  if (!tf_parse_args("pretty_printed_signature", args, nargs, kwnames, names, 0, a))
     return NULL;
   return PyUnicode_FromString(concrete_of(self)->signature);
 }
@@ -2648,8 +2597,7 @@ static PyType_Spec concrete_spec = {
     .slots = concrete_slots,
 };
 
-/* ---- Function's methods
- * -------------------------------------------------------------------------- */
+/* ---- Function's methods ---------------------------------------------------------------------- */
 
 static PyObject *
 function_get_concrete_function(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
@@ -2692,9 +2640,9 @@ function_get_concrete_function(PyObject *self, PyObject *const *args, Py_ssize_t
 static PyObject *
 function_pretty_printed(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-  static const char *const names[] = {"verbose"};
+  static const char *const names[] = {"verbose", NULL};
   PyObject *a[1];
-  if (!parse_args("pretty_printed_concrete_signatures", args, nargs, kwnames, names, 1, 0, a))
+  if (!tf_parse_args("pretty_printed_concrete_signatures", args, nargs, kwnames, names, 0, a))
     return NULL;
   TrFn *fn = ((Function *)self)->fn;
   GString *s = g_string_new(NULL);
@@ -2789,8 +2737,7 @@ static PyType_Spec function_spec = {
     .slots = function_slots,
 };
 
-/* ---- tf.function
- * --------------------------------------------------------------------------------- */
+/* ---- tf.function ----------------------------------------------------------------------------- */
 
 /* The options of tf.function, read from its arguments. */
 typedef struct {
@@ -2845,9 +2792,10 @@ tf_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject 
       "experimental_relax_shapes",
       "experimental_compile",
       "experimental_follow_type_hints",
+      NULL,
   };
-  PyObject *a[G_N_ELEMENTS(names)];
-  if (!parse_args("function", args, nargs, kwnames, names, G_N_ELEMENTS(names), 0, a))
+  PyObject *a[G_N_ELEMENTS(names) - 1];
+  if (!tf_parse_args("function", args, nargs, kwnames, names, 0, a))
     return NULL;
   FunctionOptions o;
   if (!function_options(a[1], a[2], a[4] ? a[4] : a[8], &o))
@@ -2866,8 +2814,7 @@ tf_function(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject 
   return r;
 }
 
-/* ---- tf.print ---------------------------------------------------------------------------------
- */
+/* ---- tf.print -------------------------------------------------------------------------------- */
 
 /* Whether output_stream names standard error: sys.stderr, sys.__stderr__ or a name with
  * "stderr" in it (TensorFlow's tf.compat.v1.logging streams are not supported). */
@@ -2945,10 +2892,10 @@ print_in_graph(TfState *st, TrGraph *g, const TrPrintArg *pargs, int n, const ch
 static PyObject *
 tf_print(PyObject *module, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-  static const char *const names[] = {"output_stream", "summarize", "sep", "end", "name"};
-  PyObject *kw[G_N_ELEMENTS(names)];
+  static const char *const names[] = {"output_stream", "summarize", "sep", "end", "name", NULL};
+  PyObject *kw[G_N_ELEMENTS(names) - 1];
   /* *inputs are the positional arguments; the options are keyword-only. */
-  if (!parse_args("print", args + nargs, 0, kwnames, names, G_N_ELEMENTS(names), 0, kw))
+  if (!tf_parse_args("print", args + nargs, 0, kwnames, names, 0, kw))
     return NULL;
   TfState *st = tf_state();
   int summarize = 3;
@@ -3022,13 +2969,13 @@ out:
   return result;
 }
 
-/* ---- tf.init_scope ----------------------------------------------------------------------------
- */
+/* ---- tf.init_scope --------------------------------------------------------------------------- */
 
 /* `with tf.init_scope():` runs its block eagerly, outside the graph being traced. */
 typedef struct {
-  PyObject_HEAD TfTrace *saved; /* the trace suspended by __enter__ */
-  bool entered;                 /* between __enter__ and __exit__ */
+  PyObject ob_base; /* PyObject_HEAD */
+  TfTrace *saved;   /* the trace suspended by __enter__ */
+  bool entered;     /* between __enter__ and __exit__ */
 } InitScope;
 
 static PyObject *
@@ -3095,16 +3042,15 @@ tf_init_scope(PyObject *module, PyObject *unused)
   return (PyObject *)s;
 }
 
-/* ---- tf.config ----------------------------------------------------------------------------------
- */
+/* ---- tf.config ------------------------------------------------------------------------------- */
 
 static PyObject *
 config_run_functions_eagerly(PyObject *module, PyObject *const *args, Py_ssize_t nargs,
                              PyObject *kwnames)
 {
-  static const char *const names[] = {"run_eagerly"};
+  static const char *const names[] = {"run_eagerly", NULL};
   PyObject *a[1];
-  if (!parse_args("run_functions_eagerly", args, nargs, kwnames, names, 1, 1, a))
+  if (!tf_parse_args("run_functions_eagerly", args, nargs, kwnames, names, 1, a))
     return NULL;
   int b = PyObject_IsTrue(a[0]);
   if (b < 0)
@@ -3143,8 +3089,7 @@ static PyMethodDef module_functions[] = {
     {NULL, NULL, 0, NULL},
 };
 
-/* ---- the part ---------------------------------------------------------------------------------
- */
+/* ---- the part -------------------------------------------------------------------------------- */
 
 /* Runs py/function.py into st->py_support, with tf.Variable bound there, and exports its
  * tf.Module. */

@@ -134,7 +134,7 @@ typedef struct {
 /* The state of the imported module of this interpreter (never NULL once imported). */
 TfState *tf_state(void);
 
-/* ---- tf-dtype.c -------------------------------------------------------------------------- */
+/* ---- tf-dtype.c ------------------------------------------------------------------------------ */
 
 int tf_dtype_init(PyObject *module, TfState *st);
 void tf_dtype_clear(TfState *st);
@@ -151,7 +151,7 @@ PyObject *tf_raise_graph_error(TfState *st, GError *error);
 /* Raises any GError of core/tensor or core/graph as its Python class and frees it. */
 PyObject *tf_raise_any(TfState *st, GError *error);
 
-/* ---- tf-tensor.c: tensor objects --------------------------------------------------------- */
+/* ---- tf-tensor.c: tensor objects ------------------------------------------------------------- */
 
 typedef struct {
   PyObject_HEAD TrTensor *value; /* eager value (owned); NULL for a symbolic tensor */
@@ -234,7 +234,7 @@ PyObject *tf_compare(TfState *st, PyObject *a, PyObject *b, int py_op);
 /* NumPy-style indexing of a tensor (one StridedSlice). */
 PyObject *tf_getitem(TfState *st, PyObject *self, PyObject *key);
 
-/* ---- tf-graph.c: operands and the dispatcher --------------------------------------------- */
+/* ---- tf-graph.c: operands and the dispatcher ------------------------------------------------- */
 
 /* A graph being built while a Function's Python body runs on symbolic tensors. */
 struct TfTrace {
@@ -303,15 +303,16 @@ PyObject *tf_apply_truediv(TfState *st, const TfOperand *a, const TfOperand *b);
  * full. */
 TrTensor *tf_static_value(TfState *st, PyObject *v);
 
-/* ---- tf-ops.c ----------------------------------------------------------------------------- */
+/* ---- tf-ops.c -------------------------------------------------------------------------------- */
 
 int tf_ops_init(PyObject *module, TfState *st);
 void tf_ops_clear(TfState *st);
 
-/* ---- tf-variable.c -------------------------------------------------------------------------- */
+/* ---- tf-variable.c --------------------------------------------------------------------------- */
 
 typedef struct {
-  PyObject_HEAD TrVariable *var; /* the shared state (owned reference) */
+  PyObject ob_base; /* PyObject_HEAD */
+  TrVariable *var;  /* the shared state (owned reference) */
   PyObject *weakreflist;
 } TfVariable;
 
@@ -324,14 +325,14 @@ tf_is_variable(TfState *st, PyObject *v)
   return PyObject_TypeCheck(v, st->Variable);
 }
 
-/* ---- tf-function.c ------------------------------------------------------------------------- */
+/* ---- tf-function.c --------------------------------------------------------------------------- */
 
 int tf_function_init(PyObject *module, TfState *st);
 void tf_function_clear(TfState *st);
 /* A Graph object showing `graph` (a reference is taken). */
 PyObject *tf_graph_object_new(TfState *st, TrGraph *graph);
 
-/* ---- tf-control.c: AutoGraph's operators ---------------------------------------------------- */
+/* ---- tf-control.c: AutoGraph's operators ----------------------------------------------------- */
 
 /* Where the elements of an AutoGraph `for` loop come from inside a trace: loop variables that
  * carry the source's state, and graph code that tests for, produces and advances to the next
@@ -356,7 +357,7 @@ enum { TF_LOOP_MAX_STATE = 16 };
 int tf_control_init(PyObject *module, TfState *st);
 void tf_control_clear(TfState *st);
 
-/* ---- tf-autograph.c ------------------------------------------------------------------------ */
+/* ---- tf-autograph.c -------------------------------------------------------------------------- */
 
 int tf_autograph_init(PyObject *module, TfState *st);
 void tf_autograph_clear(TfState *st);
@@ -366,7 +367,7 @@ void tf_autograph_clear(TfState *st);
  * warning and returns `func`. */
 PyObject *tf_autograph_convert(TfState *st, PyObject *func);
 
-/* ---- tf-data.c and tf-tensorarray.c -------------------------------------------------------- */
+/* ---- tf-data.c and tf-tensorarray.c ---------------------------------------------------------- */
 
 int tf_data_init(PyObject *module, TfState *st);
 void tf_data_clear(TfState *st);
@@ -393,7 +394,7 @@ bool tf_is_tensor_array(TfState *st, PyObject *v);
 bool tf_tensor_array_flow(TfState *st, PyObject *ta, TfOperand *out);
 PyObject *tf_tensor_array_with_flow(TfState *st, PyObject *ta, PyObject *flow);
 
-/* ---- tf-gradient.c ------------------------------------------------------------------------- */
+/* ---- tf-gradient.c --------------------------------------------------------------------------- */
 
 int tf_gradient_init(PyObject *module, TfState *st);
 void tf_gradient_clear(TfState *st);
@@ -408,7 +409,7 @@ void tf_tape_read_variable(TfState *st, PyObject *variable, TrTensor **value);
 void tf_tape_record_call(TfState *st, TrGraph *graph, const TfOperand *in, int n_in,
                          TrTensor **outs, int n_outs);
 
-/* ---- tf-keras.c ---------------------------------------------------------------------------- */
+/* ---- tf-keras.c ------------------------------------------------------------------------------ */
 
 int tf_keras_init(PyObject *module, TfState *st);
 void tf_keras_clear(TfState *st);

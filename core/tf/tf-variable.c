@@ -175,7 +175,7 @@ variable_dealloc(PyObject *self)
   Py_DECREF(type); /* instances of heap types own a reference to their type */
 }
 
-/* ---- reading -------------------------------------------------------------------------------- */
+/* ---- reading --------------------------------------------------------------------------------- */
 
 /* The variable's value on the current path: the tensor eagerly, a ReadVariableOp in a trace.
  * New reference. */
@@ -252,8 +252,7 @@ variable_array(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject
   return call_on_value(self, "__array__", args, (size_t)nargs, kwnames);
 }
 
-/* ---- assignments ------------------------------------------------------------------------------
- */
+/* ---- assignments ----------------------------------------------------------------------------- */
 
 static PyObject *
 variable_update(PyObject *self, TrGraphOpId op, const char *fname, PyObject *const *args,
@@ -341,7 +340,7 @@ variable_assign_sub(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyO
   return variable_update(self, TR_GOP_ASSIGN_SUB_VARIABLE, "assign_sub", args, nargs, kwnames);
 }
 
-/* ---- attributes --------------------------------------------------------------------------- */
+/* ---- attributes ------------------------------------------------------------------------------ */
 
 static PyObject *
 variable_get_name(PyObject *self, void *closure)
@@ -522,7 +521,7 @@ variable_getitem(PyObject *self, PyObject *key)
   return r;
 }
 
-/* ---- the type ----------------------------------------------------------------------------- */
+/* ---- the type -------------------------------------------------------------------------------- */
 
 static PyMethodDef variable_methods[] = {
     {"assign", (PyCFunction)(void (*)(void))variable_assign, METH_FASTCALL | METH_KEYWORDS,
