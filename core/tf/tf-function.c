@@ -537,7 +537,9 @@ tpl_make(TfState *st, TrGraph *g, PyObject *v, int *n_outputs, Tpl *t)
     seq = Py_NewRef(v);
   } else if (PyDict_Check(v)) {
     t->kind = TPL_DICT;
-    t->value = PyDict_Keys(v);
+    PyObject *keys = PyDict_Keys(v); /* owned list */
+    t->value = keys ? PyList_AsTuple(keys) : NULL;
+    Py_XDECREF(keys);
     seq = t->value ? PyDict_Values(v) : NULL;
     if (!seq) {
       tpl_clear(t);
@@ -2705,6 +2707,7 @@ static PyGetSetDef function_getsets[] = {
     {"python_function", function_get_python_function, NULL, "The decorated Python function.", NULL},
     {"name", function_get_name, NULL, "The Python function's name.", NULL},
     {"input_signature", function_get_input_signature, NULL, "The input_signature, or None.", NULL},
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
