@@ -2860,13 +2860,13 @@ print_in_graph(TfState *st, TrGraph *g, const TrPrintArg *pargs, int n, const ch
                const char *end, bool to_stderr, int summarize)
 {
   GError *error = NULL;
-  if (!to_stderr) {
+  if (!to_stderr && summarize == 3) {
     if (tr_graph_add_tf_print(g, pargs, n, sep, end, &error))
       return true;
     tf_raise_any(st, error);
     return false;
   }
-  /* To standard error: the same template, printed by a PrintV2 that writes there. */
+  /* To standard error, or with another summarize: the same template and PrintV2 built here. */
   GString *tpl = g_string_new(NULL);
   TrOutput *ins = g_new(TrOutput, n > 0 ? n : 1);
   int n_ins = 0;
@@ -2882,7 +2882,7 @@ print_in_graph(TfState *st, TrGraph *g, const TrPrintArg *pargs, int n, const ch
   }
   TrNode *fmt = tr_graph_add_string_format(g, tpl->str, ins, n_ins, summarize, NULL, &error);
   TrNode *print =
-      fmt ? tr_graph_add_print(g, tr_node_output(fmt, 0), end, true, NULL, &error) : NULL;
+      fmt ? tr_graph_add_print(g, tr_node_output(fmt, 0), end, to_stderr, NULL, &error) : NULL;
   g_string_free(tpl, TRUE);
   g_free(ins);
   if (!print) {
