@@ -2042,8 +2042,9 @@ subscribe_warnings(TfState *st)
   if (st->functions_created)
     return;
   st->functions_created = true; /* the bus may no longer change: subscribe to it now */
-  tr_event_bus_subscribe_kinds(st->bus, G_GUINT64_CONSTANT(1) << TR_EVENT_RETRACING_WARNING,
-                               print_retracing_warning, st, NULL, false);
+  st->warning_subscription =
+      tr_event_bus_subscribe_kinds(st->bus, G_GUINT64_CONSTANT(1) << TR_EVENT_RETRACING_WARNING,
+                                   print_retracing_warning, st, NULL, false);
 }
 
 /* A Function for `python_function`. `instance` (may be NULL) makes it the per-instance
@@ -2052,8 +2053,10 @@ static PyObject *
 function_create(TfState *st, PyObject *python_function, PyObject *instance, PyObject *specs,
                 bool autograph, bool reduce_retracing)
 {
-  PyObject *func = python_function; /* borrowed: the plain function whose code is bound */
-  PyObject *self = instance;        /* borrowed */
+  PyObject *func = python_function;   /* borrowed: the plain function whose code is bound */
+  PyObject *self = instance;          /* borrowed */
+  if (Py_IS_TYPE(func, st->Function)) /* tf.function of a Function: of its function */
+    func = python_function = ((Function *)func)->python_function;
   if (PyMethod_Check(func)) {
     self = PyMethod_GET_SELF(func);
     func = PyMethod_GET_FUNCTION(func);
@@ -3160,6 +3163,10 @@ tf_function_init(PyObject *module, TfState *st)
 void
 tf_function_clear(TfState *st)
 {
+  /* A host's bus may outlive the module: the subscription must not call into a freed state. */
+  if (st->warning_subscription && st->bus)
+    tr_event_bus_unsubscribe(st->bus, st->warning_subscription);
+  st->warning_subscription = 0;
   Py_CLEAR(st->py_support);
   Py_CLEAR(st->TensorSpec);
   Py_CLEAR(st->Graph);
