@@ -1083,8 +1083,12 @@ same_key(TfState *st, PyObject *v, const TrTraceType *t)
       }
       return false;
     case TR_TRACE_IDENTITY:
-      /* The same live object has the same kind of key as before. */
-      return (guint64)(uintptr_t)v == t->identity.id;
+      /* An object keyed by identity; another kind of value now at its (freed) address is
+       * not it. */
+      return (guint64)(uintptr_t)v == t->identity.id && !tf_is_tensor(st, v) &&
+             !tf_is_variable(st, v) && !is_primitive(v) && !PyList_Check(v) && !PyTuple_Check(v) &&
+             !PyDict_Check(v) && !Py_IS_TYPE(v, st->TensorSpec) && !tf_is_dataset(st, v) &&
+             !tf_is_dataset_iterator(st, v);
     case TR_TRACE_LIST:
     case TR_TRACE_TUPLE: {
       bool list = t->kind == TR_TRACE_LIST;
