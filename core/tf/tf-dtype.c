@@ -337,6 +337,30 @@ static const struct {
 #undef ERROR_NAME
 };
 
+/* The codes' names as tf.errors constants. */
+static const char *const error_constants[TF_N_ERRORS] = {
+#define ERROR_CONSTANT(code, nm) [TF_ERROR_##code] = #code,
+    TF_ERROR_LIST(ERROR_CONSTANT)
+#undef ERROR_CONSTANT
+};
+
+/* TensorFlow's error classes beyond TF_ERROR_LIST, with their codes. */
+static const struct {
+  const char *name, *constant;
+  int code;
+} other_error_classes[] = {
+    {"CancelledError", "CANCELLED", 1},
+    {"UnknownError", "UNKNOWN", 2},
+    {"DeadlineExceededError", "DEADLINE_EXCEEDED", 4},
+    {"AlreadyExistsError", "ALREADY_EXISTS", 6},
+    {"PermissionDeniedError", "PERMISSION_DENIED", 7},
+    {"AbortedError", "ABORTED", 10},
+    {"InternalError", "INTERNAL", 13},
+    {"UnavailableError", "UNAVAILABLE", 14},
+    {"DataLossError", "DATA_LOSS", 15},
+    {"UnauthenticatedError", "UNAUTHENTICATED", 16},
+};
+
 static int
 error_code_of(TfErrorKind kind)
 {
@@ -431,6 +455,24 @@ add_errors(PyObject *module, TfState *st)
     if (r < 0 || PyModule_AddObjectRef(st->mod_errors, error_classes[i].name, st->errors[i]) < 0)
       return -1;
   }
+  /* TensorFlow's other classes, which Trellis never raises but programs may name in `except`
+   * (the module's attributes own them), and the code constants (tf.errors.INVALID_ARGUMENT). */
+  for (size_t i = 0; i < G_N_ELEMENTS(other_error_classes); i++) {
+    PyObject *cls = new_error_class(module, other_error_classes[i].name, st->OpError);
+    PyObject *code = cls ? PyLong_FromLong(other_error_classes[i].code) : NULL;
+    int r = code ? PyObject_SetAttrString(cls, "error_code", code) : -1;
+    if (r == 0)
+      r = PyModule_AddObjectRef(st->mod_errors, other_error_classes[i].name, cls);
+    if (r == 0)
+      r = PyModule_AddObjectRef(st->mod_errors, other_error_classes[i].constant, code);
+    Py_XDECREF(cls);
+    Py_XDECREF(code);
+    if (r < 0)
+      return -1;
+  }
+  for (int i = 0; i < TF_N_ERRORS; i++)
+    if (PyModule_AddIntConstant(st->mod_errors, error_constants[i], error_code_of(i)) < 0)
+      return -1;
   st->OperatorNotAllowedInGraphError =
       new_error_class(module, "OperatorNotAllowedInGraphError", PyExc_TypeError);
   if (!st->OperatorNotAllowedInGraphError)

@@ -186,7 +186,7 @@ pack_operand(TfState *st, PyObject *v, TrDType dtype, bool hint, TfOperand *out)
     TrAttrs stack;
     tr_attrs_init(&stack);
     stack.axis = 0;
-    ok = tf_apply_operand(st, TR_OP_STACK, items, (int)n, &stack, NULL, out);
+    ok = tf_apply_operand(st, TR_OP_STACK, items, (int)n, &stack, "packed", out);
   }
   tf_operands_clear(items, (int)made);
   g_free(items);

@@ -1069,12 +1069,12 @@ tf_size(TfState *st, const OpsFunction *f, PyObject *const *a)
 {
   TrDType dt;
   TrShape shape;
-  if (!index_dtype_arg(st, a[2], &dt) || !shape_of_arg(st, a[0], &shape))
+  if (!index_dtype_arg(st, a[1], &dt) || !shape_of_arg(st, a[0], &shape))
     return NULL;
   if (!tr_shape_is_fully_defined(&shape))
     return unknown_shape_error(st, f->name, &shape);
   int64_t n = tr_shape_num_elements(&shape);
-  return constant_value(st, index_tensor(dt, &n, -1), name_arg(a[1], "Size"));
+  return constant_value(st, index_tensor(dt, &n, -1), name_arg(a[2], "Size"));
 }
 
 /* tf.rank: an int32 scalar, from the static rank. */
@@ -1261,7 +1261,6 @@ static const char *const P_ONE_HOT[] = {"indices", "depth", "on_value", "off_val
 static const char *const P_GATHER[] = {
     "params", "indices", "validate_indices", "axis", "batch_dims", "name", NULL};
 static const char *const P_SHAPE[] = {"input", "out_type", "name", NULL};
-static const char *const P_SIZE[] = {"input", "name", "out_type", NULL};
 static const char *const P_RANK[] = {"input", "name", NULL};
 static const char *const P_RELU[] = {"features", "name", NULL};
 static const char *const P_SOFTMAX[] = {"logits", "axis", "name", NULL};
@@ -1341,7 +1340,7 @@ static const char *const P_SEED[] = {"seed", NULL};
   X(one_hot, tf_one_hot, P_ONE_HOT, 2, ONE_HOT, NULL, IN_TF)                                       \
   X(gather, tf_gather, P_GATHER, 2, GATHER, NULL, IN_TF)                                           \
   X(shape, tf_shape, P_SHAPE, 1, IDENTITY, NULL, IN_TF)                                            \
-  X(size, tf_size, P_SIZE, 1, IDENTITY, NULL, IN_TF)                                               \
+  X(size, tf_size, P_SHAPE, 1, IDENTITY, NULL, IN_TF)                                              \
   X(rank, tf_rank, P_RANK, 1, IDENTITY, NULL, IN_TF)                                               \
   /* tf.nn */                                                                                      \
   X(relu, tf_relu, P_RELU, 1, RELU, NULL, IN_NN)                                                   \

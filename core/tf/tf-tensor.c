@@ -1196,6 +1196,22 @@ tensor_get_name(PyObject *self, void *closure)
   return text_result(symbolic_name(self));
 }
 
+/* tf-function.c defines the Graph object; until that part is linked in, `.graph` of a symbolic
+ * tensor is an AttributeError. TODO(integration): drop the weak reference once tf-function.c
+ * is merged. */
+#pragma weak tf_graph_object_new
+
+static PyObject *
+tensor_get_graph(PyObject *self, void *closure)
+{
+  if (tf_tensor_value(self) || !tf_graph_object_new) {
+    PyErr_SetString(PyExc_AttributeError,
+                    "Tensor.graph is undefined when eager execution is enabled.");
+    return NULL;
+  }
+  return tf_graph_object_new(tf_state(), tf_symbolic_graph(self));
+}
+
 static PyObject *
 tensor_get_device(PyObject *self, void *closure)
 {
@@ -2071,6 +2087,7 @@ static PyGetSetDef tensor_getset[] = {
     {"ndim", tensor_get_ndim, NULL, "The rank.", NULL},
     {"device", tensor_get_device, NULL, "The device the tensor lives on.", NULL},
     {"name", tensor_get_name, NULL, "The name of a symbolic tensor: 'add:0'.", NULL},
+    {"graph", tensor_get_graph, NULL, "The Graph of a symbolic tensor.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
