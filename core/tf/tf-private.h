@@ -105,8 +105,10 @@ typedef struct {
   PyTypeObject *ConcreteFunction;
   PyTypeObject *TensorSpec;
   PyTypeObject *Graph;
+  PyTypeObject *InitScope; /* what tf.init_scope() returns */
   PyObject *py_support;   /* namespace of py/function.py: NodeDef, GraphDef, Module... (owned) */
   bool functions_created; /* a Function exists: the registry and bus may no longer change */
+  guint warning_subscription; /* the bus subscription printing the retracing warning, or 0 */
 
   /* tf-control.c and tf-autograph.c */
   PyObject *ag_operators; /* the `ag__` namespace converted code calls (owned) */
@@ -133,7 +135,7 @@ typedef struct {
 /* The state of the imported module of this interpreter (never NULL once imported). */
 TfState *tf_state(void);
 
-/* ---- tf-dtype.c -------------------------------------------------------------------------- */
+/* ---- tf-dtype.c ------------------------------------------------------------------------------ */
 
 int tf_dtype_init(PyObject *module, TfState *st);
 void tf_dtype_clear(TfState *st);
@@ -150,7 +152,7 @@ PyObject *tf_raise_graph_error(TfState *st, GError *error);
 /* Raises any GError of core/tensor or core/graph as its Python class and frees it. */
 PyObject *tf_raise_any(TfState *st, GError *error);
 
-/* ---- tf-tensor.c: tensor objects --------------------------------------------------------- */
+/* ---- tf-tensor.c: tensor objects ------------------------------------------------------------- */
 
 typedef struct {
   PyObject_HEAD TrTensor *value; /* eager value (owned); NULL for a symbolic tensor */
@@ -233,7 +235,7 @@ PyObject *tf_compare(TfState *st, PyObject *a, PyObject *b, int py_op);
 /* NumPy-style indexing of a tensor (one StridedSlice). */
 PyObject *tf_getitem(TfState *st, PyObject *self, PyObject *key);
 
-/* ---- tf-graph.c: operands and the dispatcher --------------------------------------------- */
+/* ---- tf-graph.c: operands and the dispatcher ------------------------------------------------- */
 
 /* A graph being built while a Function's Python body runs on symbolic tensors. */
 struct TfTrace {
@@ -302,15 +304,16 @@ PyObject *tf_apply_truediv(TfState *st, const TfOperand *a, const TfOperand *b);
  * full. */
 TrTensor *tf_static_value(TfState *st, PyObject *v);
 
-/* ---- tf-ops.c ----------------------------------------------------------------------------- */
+/* ---- tf-ops.c -------------------------------------------------------------------------------- */
 
 int tf_ops_init(PyObject *module, TfState *st);
 void tf_ops_clear(TfState *st);
 
-/* ---- tf-variable.c -------------------------------------------------------------------------- */
+/* ---- tf-variable.c --------------------------------------------------------------------------- */
 
 typedef struct {
-  PyObject_HEAD TrVariable *var; /* the shared state (owned reference) */
+  PyObject ob_base; /* PyObject_HEAD */
+  TrVariable *var;  /* the shared state (owned reference) */
   PyObject *weakreflist;
 } TfVariable;
 
@@ -323,14 +326,14 @@ tf_is_variable(TfState *st, PyObject *v)
   return PyObject_TypeCheck(v, st->Variable);
 }
 
-/* ---- tf-function.c ------------------------------------------------------------------------- */
+/* ---- tf-function.c --------------------------------------------------------------------------- */
 
 int tf_function_init(PyObject *module, TfState *st);
 void tf_function_clear(TfState *st);
 /* A Graph object showing `graph` (a reference is taken). */
 PyObject *tf_graph_object_new(TfState *st, TrGraph *graph);
 
-/* ---- tf-control.c: AutoGraph's operators ---------------------------------------------------- */
+/* ---- tf-control.c: AutoGraph's operators ----------------------------------------------------- */
 
 /* Where the elements of an AutoGraph `for` loop come from inside a trace: loop variables that
  * carry the source's state, and graph code that tests for, produces and advances to the next
@@ -355,7 +358,7 @@ enum { TF_LOOP_MAX_STATE = 16 };
 int tf_control_init(PyObject *module, TfState *st);
 void tf_control_clear(TfState *st);
 
-/* ---- tf-autograph.c ------------------------------------------------------------------------ */
+/* ---- tf-autograph.c -------------------------------------------------------------------------- */
 
 int tf_autograph_init(PyObject *module, TfState *st);
 void tf_autograph_clear(TfState *st);
@@ -365,7 +368,7 @@ void tf_autograph_clear(TfState *st);
  * warning and returns `func`. */
 PyObject *tf_autograph_convert(TfState *st, PyObject *func);
 
-/* ---- tf-data.c and tf-tensorarray.c -------------------------------------------------------- */
+/* ---- tf-data.c and tf-tensorarray.c ---------------------------------------------------------- */
 
 int tf_data_init(PyObject *module, TfState *st);
 void tf_data_clear(TfState *st);
@@ -392,7 +395,7 @@ bool tf_is_tensor_array(TfState *st, PyObject *v);
 bool tf_tensor_array_flow(TfState *st, PyObject *ta, TfOperand *out);
 PyObject *tf_tensor_array_with_flow(TfState *st, PyObject *ta, PyObject *flow);
 
-/* ---- tf-gradient.c ------------------------------------------------------------------------- */
+/* ---- tf-gradient.c --------------------------------------------------------------------------- */
 
 int tf_gradient_init(PyObject *module, TfState *st);
 void tf_gradient_clear(TfState *st);
@@ -407,7 +410,7 @@ void tf_tape_read_variable(TfState *st, PyObject *variable, TrTensor **value);
 void tf_tape_record_call(TfState *st, TrGraph *graph, const TfOperand *in, int n_in,
                          TrTensor **outs, int n_outs);
 
-/* ---- tf-keras.c ---------------------------------------------------------------------------- */
+/* ---- tf-keras.c ------------------------------------------------------------------------------ */
 
 int tf_keras_init(PyObject *module, TfState *st);
 void tf_keras_clear(TfState *st);
