@@ -71,9 +71,9 @@ typedef struct {
 
   /* tf-dtype.c */
   PyTypeObject *DType;
-  PyObject *dtypes[TR_N_DTYPES]; /* the DType objects (owned) */
-  PyObject *OpError;             /* tf.errors.OpError (owned) */
-  PyObject *errors[TF_N_ERRORS]; /* its subclasses (owned) */
+  PyObject *dtypes[TR_N_DTYPES];            /* the DType objects (owned) */
+  PyObject *OpError;                        /* tf.errors.OpError (owned) */
+  PyObject *errors[TF_N_ERRORS];            /* its subclasses (owned) */
   PyObject *OperatorNotAllowedInGraphError; /* a TypeError (owned) */
 
   /* tf-tensor.c */
@@ -146,10 +146,9 @@ PyObject *tf_raise_any(TfState *st, GError *error);
 /* ---- tf-tensor.c: tensor objects --------------------------------------------------------- */
 
 typedef struct {
-  PyObject_HEAD
-  TrTensor *value; /* eager value (owned); NULL for a symbolic tensor */
-  TrGraph *graph;  /* symbolic: the graph it belongs to (owned reference); else NULL */
-  TrOutput out;    /* symbolic: the node output it names */
+  PyObject_HEAD TrTensor *value; /* eager value (owned); NULL for a symbolic tensor */
+  TrGraph *graph; /* symbolic: the graph it belongs to (owned reference); else NULL */
+  TrOutput out;   /* symbolic: the node output it names */
   PyObject *weakreflist;
 } TfTensor;
 
@@ -295,8 +294,7 @@ void tf_ops_clear(TfState *st);
 /* ---- tf-variable.c -------------------------------------------------------------------------- */
 
 typedef struct {
-  PyObject_HEAD
-  TrVariable *var; /* the shared state (owned reference) */
+  PyObject_HEAD TrVariable *var; /* the shared state (owned reference) */
   PyObject *weakreflist;
 } TfVariable;
 
