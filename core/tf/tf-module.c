@@ -206,6 +206,9 @@ PyInit_tensorflow(void)
   memset(st, 0, sizeof *st);
   st->module = module;
   st->bus = tr_event_bus_new();
+  /* Nobody reads a history here: a host that wants one brings its own bus. Keeping every
+   * event would make each cached call allocate and the process grow without bound. */
+  tr_event_bus_set_history_limit(st->bus, 0);
   st->registry = tr_fn_registry_new(st->bus);
   if (PyModule_AddStringConstant(module, "__version__", "2.15.0") < 0 ||
       add_submodules(module, st) < 0)

@@ -146,9 +146,10 @@ PyObject *tf_raise_any(TfState *st, GError *error);
 /* ---- tf-tensor.c: tensor objects --------------------------------------------------------- */
 
 typedef struct {
-  PyObject_HEAD TrTensor *value; /* eager value (owned); NULL for a symbolic tensor */
-  TrGraph *graph; /* symbolic: the graph it belongs to (owned reference); else NULL */
-  TrOutput out;   /* symbolic: the node output it names */
+  PyObject_HEAD
+  TrTensor *value; /* eager value (owned); NULL for a symbolic tensor */
+  TrGraph *graph;  /* symbolic: the graph it belongs to (owned reference); else NULL */
+  TrOutput out;    /* symbolic: the node output it names */
   PyObject *weakreflist;
 } TfTensor;
 
@@ -294,7 +295,8 @@ void tf_ops_clear(TfState *st);
 /* ---- tf-variable.c -------------------------------------------------------------------------- */
 
 typedef struct {
-  PyObject_HEAD TrVariable *var; /* the shared state (owned reference) */
+  PyObject_HEAD
+  TrVariable *var; /* the shared state (owned reference) */
   PyObject *weakreflist;
 } TfVariable;
 
