@@ -149,8 +149,8 @@ structure_pack(PyObject *structure, PyObject *const *items)
 /* ---- Dataset objects ------------------------------------------------------------------------ */
 
 typedef struct {
-  PyObject_HEAD PyObject
-      *variant;        /* tf.Tensor holding the TrDataset (concrete), or a symbolic one (owned) */
+  PyObject ob_base;    /* PyObject_HEAD */
+  PyObject *variant;   /* tf.Tensor holding the TrDataset (concrete), or a symbolic one (owned) */
   PyObject *structure; /* the element structure (owned) */
   int n;               /* components */
   TrDType *dtypes;     /* per component (owned) */
@@ -159,11 +159,12 @@ typedef struct {
 } TfDataset;
 
 typedef struct {
-  PyObject_HEAD PyObject *dataset; /* the Dataset iterated (owned): its structure and spec */
-  PyObject *handle; /* tf.Tensor holding the TrIterator (concrete or symbolic), or NULL until a
-                     * traced iterator is first used (owned) */
-  bool numpy;       /* as_numpy_iterator(): components come out as NumPy values */
-  int traced_nexts; /* IteratorGetNext nodes made by next() while tracing */
+  PyObject ob_base;  /* PyObject_HEAD */
+  PyObject *dataset; /* the Dataset iterated (owned): its structure and spec */
+  PyObject *handle;  /* tf.Tensor holding the TrIterator (concrete or symbolic), or NULL until a
+                      * traced iterator is first used (owned) */
+  bool numpy;        /* as_numpy_iterator(): components come out as NumPy values */
+  int traced_nexts;  /* IteratorGetNext nodes made by next() while tracing */
 } TfIterator;
 
 /* Python iteration that is not AutoGraph's `for` (list(ds), a comprehension) would add
@@ -345,11 +346,11 @@ eager_components(TfState *st, PyObject *value, const char *method, GPtrArray *te
 static PyObject *
 data_from_tensor_slices(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-  static const char *const kwlist[] = {"tensors", "name", NULL};
-  static _PyArg_Parser parser = {.format = "O|O:from_tensor_slices", .keywords = kwlist};
-  PyObject *tensors, *name = NULL;
-  if (!_PyArg_ParseStackAndKeywords(args, nargs, kwnames, &parser, &tensors, &name))
+  static const char *const names[] = {"tensors", "name", NULL};
+  PyObject *a[2]; /* tensors, name (borrowed) */
+  if (!tf_parse_args("from_tensor_slices", args, nargs, kwnames, names, 1, a))
     return NULL;
+  PyObject *tensors = a[0];
   TfState *st = tf_state();
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func((GDestroyNotify)tr_tensor_unref);
   PyObject *structure = eager_components(st, tensors, "from_tensor_slices", parts);
@@ -367,11 +368,11 @@ data_from_tensor_slices(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, 
 static PyObject *
 data_from_tensors(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-  static const char *const kwlist[] = {"tensors", "name", NULL};
-  static _PyArg_Parser parser = {.format = "O|O:from_tensors", .keywords = kwlist};
-  PyObject *tensors, *name = NULL;
-  if (!_PyArg_ParseStackAndKeywords(args, nargs, kwnames, &parser, &tensors, &name))
+  static const char *const names[] = {"tensors", "name", NULL};
+  PyObject *a[2]; /* tensors, name (borrowed) */
+  if (!tf_parse_args("from_tensors", args, nargs, kwnames, names, 1, a))
     return NULL;
+  PyObject *tensors = a[0];
   TfState *st = tf_state();
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func((GDestroyNotify)tr_tensor_unref);
   PyObject *structure = eager_components(st, tensors, "from_tensors", parts);
@@ -692,14 +693,13 @@ types_spec(TfState *st, PyObject *types, PyObject *shapes_arg, GArray *dtypes, G
 static PyObject *
 data_from_generator(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-  static const char *const kwlist[] = {
+  static const char *const names[] = {
       "generator", "output_types", "output_shapes", "args", "output_signature", "name", NULL};
-  static _PyArg_Parser parser = {.format = "O|OOOOO:from_generator", .keywords = kwlist};
-  PyObject *generator, *output_types = NULL, *output_shapes = NULL, *gargs = NULL,
-                       *output_signature = NULL, *name = NULL;
-  if (!_PyArg_ParseStackAndKeywords(args, nargs, kwnames, &parser, &generator, &output_types,
-                                    &output_shapes, &gargs, &output_signature, &name))
+  PyObject *a[6]; /* the arguments (borrowed), NULL when not given */
+  if (!tf_parse_args("from_generator", args, nargs, kwnames, names, 1, a))
     return NULL;
+  PyObject *generator = a[0], *output_types = a[1], *output_shapes = a[2], *gargs = a[3],
+           *output_signature = a[4];
   TfState *st = tf_state();
   if (!PyCallable_Check(generator))
     return PyErr_Format(PyExc_TypeError, "`generator` must be a Python callable.");
@@ -742,13 +742,14 @@ data_from_generator(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyOb
 static PyObject *
 dataset_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-  static const char *const kwlist[] = {"batch_size",    "drop_remainder", "num_parallel_calls",
-                                       "deterministic", "name",           NULL};
-  static _PyArg_Parser parser = {.format = "O|pOOO:batch", .keywords = kwlist};
-  PyObject *size, *parallel = NULL, *deterministic = NULL, *name = NULL;
-  int drop_remainder = 0;
-  if (!_PyArg_ParseStackAndKeywords(args, nargs, kwnames, &parser, &size, &drop_remainder,
-                                    &parallel, &deterministic, &name))
+  static const char *const names[] = {"batch_size",    "drop_remainder", "num_parallel_calls",
+                                      "deterministic", "name",           NULL};
+  PyObject *a[5]; /* the arguments (borrowed), NULL when not given */
+  if (!tf_parse_args("batch", args, nargs, kwnames, names, 1, a))
+    return NULL;
+  PyObject *size = a[0];
+  int drop_remainder = a[1] ? PyObject_IsTrue(a[1]) : 0;
+  if (drop_remainder < 0)
     return NULL;
   TfState *st = tf_state();
   int64_t batch_size;
@@ -853,13 +854,12 @@ trace_map_fn(TfState *st, const TfDataset *d, PyObject *fn, PyObject **structure
 static PyObject *
 dataset_map(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-  static const char *const kwlist[] = {"map_func", "num_parallel_calls", "deterministic", "name",
-                                       NULL};
-  static _PyArg_Parser parser = {.format = "O|OOO:map", .keywords = kwlist};
-  PyObject *fn, *parallel = NULL, *deterministic = NULL, *name = NULL;
-  if (!_PyArg_ParseStackAndKeywords(args, nargs, kwnames, &parser, &fn, &parallel, &deterministic,
-                                    &name))
+  static const char *const names[] = {"map_func", "num_parallel_calls", "deterministic", "name",
+                                      NULL};
+  PyObject *a[4]; /* the arguments (borrowed), NULL when not given */
+  if (!tf_parse_args("map", args, nargs, kwnames, names, 1, a))
     return NULL;
+  PyObject *fn = a[0], *parallel = a[1];
   TfState *st = tf_state();
   TrDataset *input = eager_dataset_or_raise(self, "map");
   if (!input)
