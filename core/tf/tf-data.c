@@ -1,25 +1,1478 @@
-/* tf-data.c — (being ported from core/lang; see tf-private.h for what this part does). */
+/* tf-data.c — tf.data: Dataset and its iterators, eagerly and inside traces.
+ *
+ * A Dataset object is a variant tensor holding a core/graph TrDataset (tr-dataset.h) plus the
+ * structure of its elements: the nesting of tuples and dicts around the flat components that
+ * core/graph produces, and the components' dtypes and shapes (the element spec). Outside a
+ * trace the tensor is concrete and the dataset can be iterated at once. A Dataset passed to a
+ * Function becomes a variant Placeholder (its trace type is its element spec, so datasets of one
+ * spec share a trace) fed at call time; an eager dataset a trace uses becomes a Const holding it.
+ *
+ * Iterators: iter(ds) outside a trace starts a TrIterator, next() advances it. Inside a trace
+ * next() adds IteratorGetNext, which advances the iterator each time the graph runs (the guide's
+ * good_consume_next); an eager iterator a trace uses is captured and shares its position. A
+ * `for` loop over a dataset inside a trace is AutoGraph's: its for_stmt asks
+ * tf_dataset_loop_source for a While over (iterator, has_value, components...) fed by
+ * MakeIterator and IteratorGetNextAsOptional, so the graph does not grow with the dataset.
+ *
+ * Dataset.map traces its function once into a graph on placeholders of the element spec, as
+ * TensorFlow does (a Python print inside runs once), and core/graph runs that graph per
+ * element. from_generator calls the generator through core/graph's callbacks while iterating,
+ * in eager code and in graph runs alike.
+ */
 #include "tf-private.h"
+#include "tr-dataset.h"
+
+#include <string.h>
+
+/* Argument values that were not passed are NULL; None counts as not passed. */
+static inline bool
+given(PyObject *v)
+{
+  return v != NULL && v != Py_None;
+}
+
+/* ---- element structures ---------------------------------------------------------------------
+ * An element structure is a value like the element with every component replaced by its index
+ * in the flat list (a Python int): tuples stay tuples, dicts stay dicts with their keys sorted
+ * (as tf.nest sorts them), everything else is a component. */
+
+/* The structure of `v`; its components are appended to the list `leaves`. New reference. */
+static PyObject *
+structure_flatten(PyObject *v, PyObject *leaves)
+{
+  if (PyTuple_Check(v) || PyDict_Check(v)) {
+    if (Py_EnterRecursiveCall(" while flattening a dataset element"))
+      return NULL;
+  } else {
+    Py_ssize_t index = PyList_GET_SIZE(leaves);
+    if (PyList_Append(leaves, v) < 0)
+      return NULL;
+    return PyLong_FromSsize_t(index);
+  }
+  PyObject *r = NULL;
+  if (PyTuple_Check(v)) {
+    Py_ssize_t n = PyTuple_GET_SIZE(v);
+    r = PyTuple_New(n);
+    for (Py_ssize_t i = 0; r && i < n; i++) {
+      PyObject *s = structure_flatten(PyTuple_GET_ITEM(v, i), leaves);
+      if (!s)
+        Py_CLEAR(r);
+      else
+        PyTuple_SET_ITEM(r, i, s); /* steals s */
+    }
+  } else {
+    PyObject *keys = PyDict_Keys(v); /* owned */
+    if (keys && PyList_Sort(keys) == 0)
+      r = PyDict_New();
+    for (Py_ssize_t i = 0; r && i < PyList_GET_SIZE(keys); i++) {
+      PyObject *key = PyList_GET_ITEM(keys, i);
+      PyObject *item = PyDict_GetItemWithError(v, key); /* borrowed */
+      PyObject *s = item ? structure_flatten(item, leaves) : NULL;
+      if (!s || PyDict_SetItem(r, key, s) < 0)
+        Py_CLEAR(r);
+      Py_XDECREF(s);
+    }
+    Py_XDECREF(keys);
+  }
+  Py_LeaveRecursiveCall();
+  return r;
+}
+
+/* The components of `v` laid out as `structure` says: v's sequences and mappings must match it;
+ * whatever stands at a component's place is appended to `leaves` (so a shape (2, 3) can stand
+ * for one component). `what` names v in the TypeError of a mismatch. */
+static bool
+structure_flatten_up_to(PyObject *structure, PyObject *v, PyObject *leaves, const char *what)
+{
+  if (PyLong_CheckExact(structure))
+    return PyList_Append(leaves, v) == 0;
+  if (Py_EnterRecursiveCall(" while flattening a dataset element"))
+    return false;
+  bool ok = true;
+  if (PyTuple_Check(structure)) {
+    Py_ssize_t n = PyTuple_GET_SIZE(structure);
+    if (!(PyTuple_Check(v) || PyList_Check(v)) || PySequence_Size(v) != n) {
+      PyErr_Format(PyExc_TypeError,
+                   "%s does not match the element structure: expected a sequence of %zd values, "
+                   "got %R",
+                   what, n, v);
+      ok = false;
+    }
+    for (Py_ssize_t i = 0; ok && i < n; i++) {
+      PyObject *item = PySequence_GetItem(v, i); /* owned */
+      ok = item && structure_flatten_up_to(PyTuple_GET_ITEM(structure, i), item, leaves, what);
+      Py_XDECREF(item);
+    }
+  } else {
+    Py_ssize_t pos = 0;
+    PyObject *key, *sub; /* borrowed */
+    while (ok && PyDict_Next(structure, &pos, &key, &sub)) {
+      PyObject *item = PyObject_GetItem(v, key); /* owned */
+      ok = item && structure_flatten_up_to(sub, item, leaves, what);
+      Py_XDECREF(item);
+    }
+  }
+  Py_LeaveRecursiveCall();
+  return ok;
+}
+
+/* The value of `structure` with component k replaced by items[k] (borrowed). New reference. */
+static PyObject *
+structure_pack(PyObject *structure, PyObject *const *items)
+{
+  if (PyLong_CheckExact(structure))
+    return Py_NewRef(items[PyLong_AsSsize_t(structure)]);
+  if (PyTuple_Check(structure)) {
+    Py_ssize_t n = PyTuple_GET_SIZE(structure);
+    PyObject *t = PyTuple_New(n);
+    for (Py_ssize_t i = 0; t && i < n; i++) {
+      PyObject *v = structure_pack(PyTuple_GET_ITEM(structure, i), items);
+      if (!v)
+        Py_CLEAR(t);
+      else
+        PyTuple_SET_ITEM(t, i, v); /* steals v */
+    }
+    return t;
+  }
+  PyObject *d = PyDict_New();
+  Py_ssize_t pos = 0;
+  PyObject *key, *sub; /* borrowed */
+  while (d && PyDict_Next(structure, &pos, &key, &sub)) {
+    PyObject *v = structure_pack(sub, items);
+    if (!v || PyDict_SetItem(d, key, v) < 0)
+      Py_CLEAR(d);
+    Py_XDECREF(v);
+  }
+  return d;
+}
+
+/* ---- Dataset objects ------------------------------------------------------------------------ */
+
+typedef struct {
+  PyObject ob_base;    /* PyObject_HEAD */
+  PyObject *variant;   /* tf.Tensor holding the TrDataset (concrete), or a symbolic one (owned) */
+  PyObject *structure; /* the element structure (owned) */
+  int n;               /* components */
+  TrDType *dtypes;     /* per component (owned) */
+  TrShape *shapes;     /* per component, possibly partial (owned) */
+  const char *kind;    /* the class name TensorFlow shows: "_TensorSliceDataset" (static) */
+} TfDataset;
+
+typedef struct {
+  PyObject ob_base;  /* PyObject_HEAD */
+  PyObject *dataset; /* the Dataset iterated (owned): its structure and spec */
+  PyObject *handle;  /* tf.Tensor holding the TrIterator (concrete or symbolic), or NULL until a
+                      * traced iterator is first used (owned) */
+  bool numpy;        /* as_numpy_iterator(): components come out as NumPy values */
+  int traced_nexts;  /* IteratorGetNext nodes made by next() while tracing */
+} TfIterator;
+
+/* Python iteration that is not AutoGraph's `for` (list(ds), a comprehension) would add
+ * IteratorGetNext nodes forever inside a trace: it stops with an error after this many. */
+enum { MAX_TRACED_NEXTS = 10000 };
+
+bool
+tf_is_dataset(TfState *st, PyObject *v)
+{
+  return st->Dataset && Py_IS_TYPE(v, st->Dataset);
+}
+
+bool
+tf_is_dataset_iterator(TfState *st, PyObject *v)
+{
+  return st->Iterator && Py_IS_TYPE(v, st->Iterator);
+}
+
+static void
+dataset_dealloc(PyObject *self)
+{
+  TfDataset *d = (TfDataset *)self;
+  PyTypeObject *type = Py_TYPE(self);
+  Py_XDECREF(d->variant);
+  Py_XDECREF(d->structure);
+  g_free(d->dtypes);
+  g_free(d->shapes);
+  type->tp_free(self);
+  Py_DECREF(type);
+}
+
+/* A Dataset object for `variant` and `structure` (both stolen, even on failure) with the given
+ * spec (copied). */
+static PyObject *
+dataset_new(TfState *st, PyObject *variant, PyObject *structure, int n, const TrDType *dtypes,
+            const TrShape *shapes, const char *kind)
+{
+  TfDataset *d = PyObject_New(TfDataset, st->Dataset);
+  if (!d) {
+    Py_DECREF(variant);
+    Py_DECREF(structure);
+    return NULL;
+  }
+  d->variant = variant;
+  d->structure = structure;
+  d->n = n;
+  d->dtypes = g_memdup2(dtypes, sizeof(TrDType) * (size_t)MAX(n, 1));
+  d->shapes = g_memdup2(shapes, sizeof(TrShape) * (size_t)MAX(n, 1));
+  d->kind = kind;
+  return (PyObject *)d;
+}
+
+/* A Dataset object for the eager dataset `ds` (transfer full) laid out as `structure`
+ * (stolen). */
+static PyObject *
+dataset_wrap(TfState *st, TrDataset *ds, PyObject *structure, const char *kind)
+{
+  int n = tr_dataset_n_components(ds);
+  g_autofree TrDType *dtypes = g_new(TrDType, MAX(n, 1));
+  g_autofree TrShape *shapes = g_new(TrShape, MAX(n, 1));
+  for (int i = 0; i < n; i++) {
+    dtypes[i] = tr_dataset_dtype(ds, i);
+    shapes[i] = *tr_dataset_shape(ds, i);
+  }
+  PyObject *variant = tf_tensor_new(st, tr_tensor_new_variant((TrVariant *)ds));
+  tr_dataset_unref(ds);
+  if (!variant) {
+    Py_DECREF(structure);
+    return NULL;
+  }
+  return dataset_new(st, variant, structure, n, dtypes, shapes, kind);
+}
+
+/* The eager dataset of a Dataset object, or NULL when it is symbolic. Borrowed. */
+static TrDataset *
+dataset_value(PyObject *self)
+{
+  TrTensor *t = tf_tensor_value(((TfDataset *)self)->variant);
+  return t ? tr_tensor_get_dataset(t) : NULL;
+}
+
+/* Transformations are built eagerly: a dataset that exists only inside a graph cannot be. */
+static TrDataset *
+eager_dataset_or_raise(PyObject *self, const char *method)
+{
+  TrDataset *ds = dataset_value(self);
+  if (!ds)
+    PyErr_Format(PyExc_NotImplementedError,
+                 "Dataset.%s() on a dataset that is a traced function's argument is not "
+                 "supported yet; apply it before passing the dataset to the function",
+                 method);
+  return ds;
+}
+
+/* TensorSpec(shape, dtype). New reference. */
+static PyObject *
+tensor_spec_new(TfState *st, TrDType dtype, const TrShape *shape)
+{
+  if (!st->TensorSpec)
+    return PyErr_Format(PyExc_RuntimeError, "tf.TensorSpec is not available");
+  PyObject *shape_obj = tf_shape_new(st, shape);
+  if (!shape_obj)
+    return NULL;
+  PyObject *spec = PyObject_CallFunctionObjArgs((PyObject *)st->TensorSpec, shape_obj,
+                                                tf_dtype_object(st, dtype), NULL);
+  Py_DECREF(shape_obj);
+  return spec;
+}
+
+/* The element spec: the structure with TensorSpecs for the components. New reference. */
+static PyObject *
+element_spec_of(TfState *st, const TfDataset *d)
+{
+  PyObject **specs = g_new0(PyObject *, MAX(d->n, 1)); /* owned references */
+  PyObject *r = NULL;
+  int made = 0;
+  for (; made < d->n; made++) {
+    specs[made] = tensor_spec_new(st, d->dtypes[made], &d->shapes[made]);
+    if (!specs[made])
+      goto out;
+  }
+  r = structure_pack(d->structure, specs);
+out:
+  for (int i = 0; i < made; i++)
+    Py_DECREF(specs[i]);
+  g_free(specs);
+  return r;
+}
+
+static PyObject *
+dataset_get_element_spec(PyObject *self, void *closure)
+{
+  return element_spec_of(tf_state(), (TfDataset *)self);
+}
+
+static PyObject *
+dataset_repr(PyObject *self)
+{
+  PyObject *spec = dataset_get_element_spec(self, NULL);
+  if (!spec)
+    return NULL;
+  PyObject *r = PyUnicode_FromFormat("<%s element_spec=%R>", ((TfDataset *)self)->kind, spec);
+  Py_DECREF(spec);
+  return r;
+}
+
+/* ---- making datasets ------------------------------------------------------------------------- */
+
+/* The components of `value` as eager tensors appended to `tensors` (transfer full each), and
+ * its structure (new reference). */
+static PyObject *
+eager_components(TfState *st, PyObject *value, const char *method, GPtrArray *tensors)
+{
+  PyObject *leaves = PyList_New(0);
+  if (!leaves)
+    return NULL;
+  PyObject *structure = structure_flatten(value, leaves);
+  for (Py_ssize_t i = 0; structure && i < PyList_GET_SIZE(leaves); i++) {
+    PyObject *leaf = PyList_GET_ITEM(leaves, i);
+    if (tf_is_symbolic(st, leaf)) {
+      PyErr_Format(PyExc_NotImplementedError,
+                   "Dataset.%s() of a symbolic tensor inside a traced function is not supported "
+                   "yet; make the dataset outside the function and pass it in",
+                   method);
+      Py_CLEAR(structure);
+      break;
+    }
+    TrTensor *t = tf_convert(st, leaf, TR_DTYPE_INVALID, false);
+    if (!t) {
+      Py_CLEAR(structure);
+      break;
+    }
+    g_ptr_array_add(tensors, t);
+  }
+  Py_DECREF(leaves);
+  return structure;
+}
+
+static PyObject *
+data_from_tensor_slices(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+  static const char *const names[] = {"tensors", "name", NULL};
+  PyObject *a[2]; /* tensors, name (borrowed) */
+  if (!tf_parse_args("from_tensor_slices", args, nargs, kwnames, names, 1, a))
+    return NULL;
+  PyObject *tensors = a[0];
+  TfState *st = tf_state();
+  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func((GDestroyNotify)tr_tensor_unref);
+  PyObject *structure = eager_components(st, tensors, "from_tensor_slices", parts);
+  if (!structure)
+    return NULL;
+  GError *error = NULL;
+  TrDataset *ds = tr_dataset_new_tensor_slices((TrTensor **)parts->pdata, (int)parts->len, &error);
+  if (!ds) {
+    Py_DECREF(structure);
+    return tf_raise_any(st, error);
+  }
+  return dataset_wrap(st, ds, structure, "_TensorSliceDataset");
+}
+
+static PyObject *
+data_from_tensors(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+  static const char *const names[] = {"tensors", "name", NULL};
+  PyObject *a[2]; /* tensors, name (borrowed) */
+  if (!tf_parse_args("from_tensors", args, nargs, kwnames, names, 1, a))
+    return NULL;
+  PyObject *tensors = a[0];
+  TfState *st = tf_state();
+  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func((GDestroyNotify)tr_tensor_unref);
+  PyObject *structure = eager_components(st, tensors, "from_tensors", parts);
+  if (!structure)
+    return NULL;
+  TrDataset *ds = tr_dataset_new_tensors((TrTensor **)parts->pdata, (int)parts->len);
+  return dataset_wrap(st, ds, structure, "_TensorDataset");
+}
+
+/* An integer argument known now: a Python int (or anything with __index__) or an eager
+ * scalar tensor. */
+static bool
+static_int(TfState *st, PyObject *v, int64_t *out)
+{
+  if (tf_is_tensor(st, v)) {
+    TrTensor *t = tf_static_value(st, v);
+    bool ok = t && t->shape.rank == 0 && tr_dtype_is_int(t->dtype);
+    if (ok)
+      *out = tr_tensor_get_i64(t, 0);
+    else
+      PyErr_SetString(PyExc_TypeError, "expected a Python int or an integer scalar tensor");
+    if (t)
+      tr_tensor_unref(t);
+    return ok;
+  }
+  long long x = PyLong_AsLongLong(v);
+  if (x == -1 && PyErr_Occurred())
+    return false;
+  *out = x;
+  return true;
+}
+
+static PyObject *
+data_range(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+  TfState *st = tf_state();
+  PyObject *output_type = NULL;
+  for (Py_ssize_t i = 0; kwnames && i < PyTuple_GET_SIZE(kwnames); i++) {
+    const char *key = PyUnicode_AsUTF8(PyTuple_GET_ITEM(kwnames, i));
+    if (!key)
+      return NULL;
+    if (strcmp(key, "output_type") == 0)
+      output_type = args[nargs + i];
+    else if (strcmp(key, "name") != 0)
+      return PyErr_Format(PyExc_TypeError, "range() got an unexpected keyword argument '%s'", key);
+  }
+  if (nargs < 1 || nargs > 3)
+    return PyErr_Format(PyExc_TypeError,
+                        "range() takes 1 to 3 positional arguments (start, stop, step), %zd "
+                        "given",
+                        nargs);
+  TrDType dtype;
+  if (!tf_dtype_arg(st, output_type, TR_INT64, &dtype))
+    return NULL;
+  if (dtype != TR_INT64)
+    return PyErr_Format(PyExc_NotImplementedError,
+                        "Dataset.range(output_type=...) supports tf.int64 only");
+  int64_t v[3] = {0, 0, 1};
+  for (Py_ssize_t i = 0; i < nargs; i++)
+    if (!static_int(st, args[i], &v[nargs == 1 ? 1 : i]))
+      return NULL;
+  GError *error = NULL;
+  TrDataset *ds = tr_dataset_new_range(v[0], v[1], v[2], &error);
+  if (!ds)
+    return tf_raise_any(st, error);
+  return dataset_wrap(st, ds, PyLong_FromLong(0), "_RangeDataset");
+}
+
+/* ---- from_generator: elements from Python, through core/graph's callbacks -------------------
+ * The callbacks run inside tr_iterator_next, eagerly or in a graph run; they take the GIL in
+ * case the caller released it. */
+
+typedef struct {
+  TfState *st;
+  PyObject *generator; /* callable returning an iterable (owned) */
+  PyObject *args;      /* a tuple of its arguments (owned) */
+  PyObject *structure; /* the element structure (owned) */
+  int n;               /* components */
+  TrDType *dtypes;     /* per component (owned) */
+  TrShape *shapes;     /* per component (owned) */
+} Generator;
+
+/* The pending Python exception as TensorFlow reports an error inside a dataset: an
+ * InvalidArgumentError naming the Python exception. Clears it. */
+static void
+exception_to_error(GError **error)
+{
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyErr_NormalizeException(&type, &value, &tb);
+  PyObject *text = value ? PyObject_Str(value) : NULL;
+  const char *utf8 = text ? PyUnicode_AsUTF8(text) : NULL;
+  if (!utf8)
+    PyErr_Clear();
+  g_set_error(error, TR_ERROR, TR_ERROR_INVALID_ARGUMENT, "%s: %s",
+              type ? ((PyTypeObject *)type)->tp_name : "Error", utf8 ? utf8 : "");
+  Py_XDECREF(text);
+  Py_XDECREF(type);
+  Py_XDECREF(value);
+  Py_XDECREF(tb);
+}
+
+static void *
+generator_start(void *data, bool *failed, GError **error)
+{
+  Generator *gen = data;
+  PyGILState_STATE gil = PyGILState_Ensure();
+  PyObject *iterable = PyObject_Call(gen->generator, gen->args, NULL);
+  PyObject *it = iterable ? PyObject_GetIter(iterable) : NULL; /* the pass's state (owned) */
+  Py_XDECREF(iterable);
+  if (!it) {
+    *failed = true;
+    exception_to_error(error);
+  }
+  PyGILState_Release(gil);
+  return it;
+}
+
+/* The dtypes of the element structure (for TensorFlow's mismatch message). New reference. */
+static PyObject *
+generator_expected(Generator *gen)
+{
+  PyObject **items = g_new(PyObject *, MAX(gen->n, 1)); /* borrowed */
+  for (int i = 0; i < gen->n; i++)
+    items[i] = tf_dtype_object(gen->st, gen->dtypes[i]);
+  PyObject *r = structure_pack(gen->structure, items);
+  g_free(items);
+  return r;
+}
+
+/* Component i of a yielded element, checked as TensorFlow checks it. Transfer full, or NULL
+ * with a Python exception set. */
+static TrTensor *
+generator_component(Generator *gen, int i, PyObject *value)
+{
+  TrTensor *t = tf_convert(gen->st, value, gen->dtypes[i], false);
+  if (!t) {
+    PyErr_Clear();
+    PyErr_Format(PyExc_TypeError,
+                 "`generator` yielded an element that could not be converted to the expected "
+                 "type. The expected type was %s, but the yielded element was %R.",
+                 tr_dtype_name(gen->dtypes[i]), value);
+    return NULL;
+  }
+  if (!tr_shape_is_compatible_with(&gen->shapes[i], &t->shape)) {
+    g_autofree char *got = tr_shape_to_string(&t->shape);
+    g_autofree char *want = tr_shape_to_string(&gen->shapes[i]);
+    PyErr_Format(PyExc_TypeError,
+                 "`generator` yielded an element of shape %s where an element of shape %s was "
+                 "expected.",
+                 got, want);
+    tr_tensor_unref(t);
+    return NULL;
+  }
+  return t;
+}
+
+static bool
+generator_element(Generator *gen, PyObject *v, TrTensor **out)
+{
+  PyObject *leaves = PyList_New(0);
+  if (!leaves)
+    return false;
+  bool ok =
+      structure_flatten_up_to(gen->structure, v, leaves, "`generator` yielded an element that");
+  if (!ok && PyErr_ExceptionMatches(PyExc_TypeError)) {
+    PyErr_Clear();
+    PyObject *expected = generator_expected(gen);
+    if (expected)
+      PyErr_Format(PyExc_TypeError,
+                   "`generator` yielded an element that did not match the expected structure. "
+                   "The expected structure was %R, but the yielded element was %R.",
+                   expected, v);
+    Py_XDECREF(expected);
+  }
+  for (int i = 0; ok && i < gen->n; i++) {
+    out[i] = generator_component(gen, i, PyList_GET_ITEM(leaves, i));
+    if (!out[i]) {
+      for (int j = 0; j < i; j++)
+        g_clear_pointer(&out[j], tr_tensor_unref);
+      ok = false;
+    }
+  }
+  Py_DECREF(leaves);
+  return ok;
+}
+
+static bool
+generator_next(void *data, void *state, TrTensor **out, bool *end, GError **error)
+{
+  Generator *gen = data;
+  PyGILState_STATE gil = PyGILState_Ensure();
+  bool ok = true;
+  PyObject *v = PyIter_Next(state);
+  if (v)
+    ok = generator_element(gen, v, out);
+  else if (PyErr_Occurred())
+    ok = false;
+  else
+    *end = true;
+  Py_XDECREF(v);
+  if (!ok)
+    exception_to_error(error);
+  PyGILState_Release(gil);
+  return ok;
+}
+
+static void
+generator_stop(void *data, void *state)
+{
+  if (!state)
+    return;
+  PyGILState_STATE gil = PyGILState_Ensure();
+  Py_DECREF((PyObject *)state);
+  PyGILState_Release(gil);
+}
+
+static void
+generator_destroy(void *data)
+{
+  Generator *gen = data;
+  if (Py_IsInitialized()) { /* else the objects went with the interpreter */
+    PyGILState_STATE gil = PyGILState_Ensure();
+    Py_XDECREF(gen->generator);
+    Py_XDECREF(gen->args);
+    Py_XDECREF(gen->structure);
+    PyGILState_Release(gil);
+  }
+  g_free(gen->dtypes);
+  g_free(gen->shapes);
+  g_free(gen);
+}
+
+static const TrDatasetCallbacks generator_callbacks = {
+    generator_start,
+    generator_next,
+    generator_stop,
+    generator_destroy,
+};
+
+/* A shape from output_shapes or a TensorSpec: None is an unknown shape. */
+static bool
+shape_or_unknown(TfState *st, PyObject *v, TrShape *out)
+{
+  if (!given(v)) {
+    *out = tr_shape_unknown();
+    return true;
+  }
+  return tf_shape_arg(st, v, out);
+}
+
+/* output_signature: a structure of TensorSpecs. Returns the structure (new reference). */
+static PyObject *
+signature_spec(TfState *st, PyObject *signature, GArray *dtypes, GArray *shapes)
+{
+  PyObject *leaves = PyList_New(0);
+  if (!leaves)
+    return NULL;
+  PyObject *structure = structure_flatten(signature, leaves);
+  for (Py_ssize_t i = 0; structure && i < PyList_GET_SIZE(leaves); i++) {
+    PyObject *spec = PyList_GET_ITEM(leaves, i);
+    int is_spec = st->TensorSpec ? PyObject_IsInstance(spec, (PyObject *)st->TensorSpec) : 0;
+    if (is_spec <= 0) {
+      if (is_spec == 0)
+        PyErr_Format(PyExc_TypeError,
+                     "`output_signature` must contain objects that are subclass of "
+                     "`tf.TypeSpec` but found %R which is not.",
+                     (PyObject *)Py_TYPE(spec));
+      Py_CLEAR(structure);
+      break;
+    }
+    PyObject *dt = PyObject_GetAttrString(spec, "dtype");
+    PyObject *sh = dt ? PyObject_GetAttrString(spec, "shape") : NULL;
+    TrDType dtype = TR_DTYPE_INVALID;
+    TrShape shape;
+    bool ok = sh && tf_dtype_arg(st, dt, TR_FLOAT32, &dtype) && shape_or_unknown(st, sh, &shape);
+    Py_XDECREF(dt);
+    Py_XDECREF(sh);
+    if (!ok) {
+      Py_CLEAR(structure);
+      break;
+    }
+    g_array_append_val(dtypes, dtype);
+    g_array_append_val(shapes, shape);
+  }
+  Py_DECREF(leaves);
+  return structure;
+}
+
+/* output_types and output_shapes (of the same structure, shapes optional). Returns the
+ * structure (new reference). */
+static PyObject *
+types_spec(TfState *st, PyObject *types, PyObject *shapes_arg, GArray *dtypes, GArray *shapes)
+{
+  PyObject *leaves = PyList_New(0);
+  PyObject *shape_leaves = PyList_New(0);
+  PyObject *structure = leaves && shape_leaves ? structure_flatten(types, leaves) : NULL;
+  bool has_shapes = given(shapes_arg);
+  if (structure && has_shapes &&
+      !structure_flatten_up_to(structure, shapes_arg, shape_leaves, "`output_shapes`"))
+    Py_CLEAR(structure);
+  for (Py_ssize_t i = 0; structure && i < PyList_GET_SIZE(leaves); i++) {
+    TrDType dtype;
+    TrShape shape = tr_shape_unknown();
+    if (!tf_dtype_arg(st, PyList_GET_ITEM(leaves, i), TR_FLOAT32, &dtype) ||
+        (has_shapes && !shape_or_unknown(st, PyList_GET_ITEM(shape_leaves, i), &shape))) {
+      Py_CLEAR(structure);
+      break;
+    }
+    g_array_append_val(dtypes, dtype);
+    g_array_append_val(shapes, shape);
+  }
+  Py_XDECREF(leaves);
+  Py_XDECREF(shape_leaves);
+  return structure;
+}
+
+static PyObject *
+data_from_generator(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+  static const char *const names[] = {
+      "generator", "output_types", "output_shapes", "args", "output_signature", "name", NULL};
+  PyObject *a[6]; /* the arguments (borrowed), NULL when not given */
+  if (!tf_parse_args("from_generator", args, nargs, kwnames, names, 1, a))
+    return NULL;
+  PyObject *generator = a[0], *output_types = a[1], *output_shapes = a[2], *gargs = a[3],
+           *output_signature = a[4];
+  TfState *st = tf_state();
+  if (!PyCallable_Check(generator))
+    return PyErr_Format(PyExc_TypeError, "`generator` must be a Python callable.");
+  bool has_sig = given(output_signature);
+  if (has_sig && given(output_types))
+    return PyErr_Format(PyExc_TypeError, "The `output_types` argument can not be used together "
+                                         "with the `output_signature` argument.");
+  if (has_sig && given(output_shapes))
+    return PyErr_Format(PyExc_TypeError, "The `output_shapes` argument can not be used together "
+                                         "with the `output_signature` argument.");
+  if (!has_sig && !given(output_types))
+    return PyErr_Format(PyExc_TypeError,
+                        "Missing required argument `output_signature` or `output_types`.");
+  g_autoptr(GArray) dtypes = g_array_new(FALSE, FALSE, sizeof(TrDType));
+  g_autoptr(GArray) shapes = g_array_new(FALSE, FALSE, sizeof(TrShape));
+  PyObject *structure = has_sig ? signature_spec(st, output_signature, dtypes, shapes)
+                                : types_spec(st, output_types, output_shapes, dtypes, shapes);
+  if (!structure)
+    return NULL;
+  PyObject *targs = given(gargs) ? PySequence_Tuple(gargs) : PyTuple_New(0);
+  if (!targs) {
+    Py_DECREF(structure);
+    return NULL;
+  }
+  Generator *gen = g_new0(Generator, 1); /* the dataset's from here on */
+  gen->st = st;
+  gen->generator = Py_NewRef(generator);
+  gen->args = targs;
+  gen->structure = Py_NewRef(structure);
+  gen->n = (int)dtypes->len;
+  gen->dtypes = g_memdup2(dtypes->data, sizeof(TrDType) * MAX(dtypes->len, 1));
+  gen->shapes = g_memdup2(shapes->data, sizeof(TrShape) * MAX(shapes->len, 1));
+  TrDataset *ds = tr_dataset_new_callback(&generator_callbacks, gen, (int)dtypes->len,
+                                          (TrDType *)dtypes->data, (TrShape *)shapes->data);
+  return dataset_wrap(st, ds, structure, "_FlatMapDataset");
+}
+
+/* ---- transformations ------------------------------------------------------------------------- */
+
+static PyObject *
+dataset_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+  static const char *const names[] = {"batch_size",    "drop_remainder", "num_parallel_calls",
+                                      "deterministic", "name",           NULL};
+  PyObject *a[5]; /* the arguments (borrowed), NULL when not given */
+  if (!tf_parse_args("batch", args, nargs, kwnames, names, 1, a))
+    return NULL;
+  PyObject *size = a[0];
+  int drop_remainder = a[1] ? PyObject_IsTrue(a[1]) : 0;
+  if (drop_remainder < 0)
+    return NULL;
+  TfState *st = tf_state();
+  int64_t batch_size;
+  if (!static_int(st, size, &batch_size))
+    return NULL;
+  TrDataset *input = eager_dataset_or_raise(self, "batch");
+  if (!input)
+    return NULL;
+  GError *error = NULL;
+  TrDataset *ds = tr_dataset_new_batch(input, batch_size, drop_remainder != 0, &error);
+  if (!ds)
+    return tf_raise_any(st, error);
+  return dataset_wrap(st, ds, Py_NewRef(((TfDataset *)self)->structure), "_BatchDataset");
+}
+
+/* The map function called on placeholders of the element spec, in `g`. New reference. */
+static PyObject *
+call_map_fn(TfState *st, const TfDataset *d, PyObject *fn, TrGraph *g)
+{
+  PyObject **items = g_new0(PyObject *, MAX(d->n, 1)); /* owned references */
+  PyObject *element = NULL;
+  int made = 0;
+  for (; made < d->n; made++) {
+    g_autofree char *name = g_strdup_printf("args_%d", made);
+    TrNode *ph = tr_graph_add_placeholder(g, d->dtypes[made], &d->shapes[made], name);
+    items[made] = tf_symbolic_new(st, g, tr_node_output(ph, 0));
+    if (!items[made])
+      goto out;
+  }
+  element = structure_pack(d->structure, items);
+out:
+  for (int i = 0; i < made; i++)
+    Py_DECREF(items[i]);
+  g_free(items);
+  if (!element)
+    return NULL;
+  /* A tuple element is spread over the function's parameters, as tf.data does. */
+  PyObject *r = PyTuple_CheckExact(element) ? PyObject_Call(fn, element, NULL)
+                                            : PyObject_CallOneArg(fn, element);
+  Py_DECREF(element);
+  return r;
+}
+
+/* The map function's results as outputs of its graph; lists count as tuples. Returns the
+ * results' structure (new reference). */
+static PyObject *
+map_outputs(TfState *st, TrGraph *g, PyObject *result)
+{
+  PyObject *r = PyList_Check(result) ? PyList_AsTuple(result) : Py_NewRef(result);
+  PyObject *leaves = r ? PyList_New(0) : NULL;
+  PyObject *structure = leaves ? structure_flatten(r, leaves) : NULL;
+  for (Py_ssize_t i = 0; structure && i < PyList_GET_SIZE(leaves); i++) {
+    TfOperand o;
+    GError *error = NULL;
+    if (!tf_operand(st, PyList_GET_ITEM(leaves, i), TR_DTYPE_INVALID, false, &o)) {
+      Py_CLEAR(structure);
+      break;
+    }
+    if (!tr_graph_add_output(g, o.out, &error)) {
+      tf_raise_any(st, error);
+      Py_CLEAR(structure);
+    }
+    tf_operand_clear(&o);
+  }
+  Py_XDECREF(leaves);
+  Py_XDECREF(r);
+  return structure;
+}
+
+/* Traces fn into a graph of its own; *structure receives its results' structure (new
+ * reference). Transfer full, or NULL with an exception set. */
+static TrGraph *
+trace_map_fn(TfState *st, const TfDataset *d, PyObject *fn, PyObject **structure)
+{
+  TfTrace trace = {
+      .graph = tr_graph_new("Dataset_map_fn"),
+      .consts = g_hash_table_new(NULL, NULL),
+      .fn_name = "Dataset.map",
+  };
+  TfTrace *saved = st->trace;
+  st->trace = &trace;
+  PyObject *result = call_map_fn(st, d, fn, trace.graph);
+  PyObject *s = result ? map_outputs(st, trace.graph, result) : NULL;
+  st->trace = saved;
+  Py_XDECREF(result);
+  if (s && trace.error) {
+    PyErr_SetString(PyExc_ValueError, trace.error);
+    Py_CLEAR(s);
+  }
+  g_free(trace.error);
+  g_hash_table_unref(trace.consts);
+  if (trace.captures)
+    g_array_unref(trace.captures);
+  if (!s) {
+    tr_graph_unref(trace.graph);
+    return NULL;
+  }
+  *structure = s;
+  return trace.graph;
+}
+
+static PyObject *
+dataset_map(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+  static const char *const names[] = {"map_func", "num_parallel_calls", "deterministic", "name",
+                                      NULL};
+  PyObject *a[4]; /* the arguments (borrowed), NULL when not given */
+  if (!tf_parse_args("map", args, nargs, kwnames, names, 1, a))
+    return NULL;
+  PyObject *fn = a[0], *parallel = a[1];
+  TfState *st = tf_state();
+  TrDataset *input = eager_dataset_or_raise(self, "map");
+  if (!input)
+    return NULL;
+  PyObject *structure;
+  g_autoptr(TrGraph) graph = trace_map_fn(st, (TfDataset *)self, fn, &structure);
+  if (!graph)
+    return NULL;
+  GError *error = NULL;
+  TrDataset *ds = tr_dataset_new_map(input, graph, &error);
+  if (!ds) {
+    Py_DECREF(structure);
+    return tf_raise_any(st, error);
+  }
+  return dataset_wrap(st, ds, structure, given(parallel) ? "_ParallelMapDataset" : "_MapDataset");
+}
+
+static PyObject *
+dataset_cardinality(PyObject *self, PyObject *unused)
+{
+  TrDataset *ds = eager_dataset_or_raise(self, "cardinality");
+  if (!ds)
+    return NULL;
+  return tf_tensor_new(tf_state(), tr_tensor_new_int64(tr_dataset_cardinality(ds)));
+}
+
+static Py_ssize_t
+dataset_len(PyObject *self)
+{
+  TrDataset *ds = dataset_value(self);
+  if (!ds) {
+    PyErr_SetString(PyExc_TypeError, "`tf.data.Dataset` only supports `len` in eager mode. Use "
+                                     "`tf.data.Dataset.cardinality()` instead.");
+    return -1;
+  }
+  int64_t n = tr_dataset_cardinality(ds);
+  if (n < 0) {
+    PyErr_SetString(PyExc_TypeError, n == TR_DATASET_UNKNOWN_CARDINALITY
+                                         ? "The dataset length is unknown."
+                                         : "The dataset is infinite.");
+    return -1;
+  }
+  return (Py_ssize_t)n;
+}
+
+/* TensorFlow's Dataset defines __bool__ because __len__ can raise. */
+static int
+dataset_bool(PyObject *self)
+{
+  return 1;
+}
+
+/* ---- iterators ------------------------------------------------------------------------------- */
+
+static void
+iterator_dealloc(PyObject *self)
+{
+  TfIterator *it = (TfIterator *)self;
+  PyTypeObject *type = Py_TYPE(self);
+  Py_XDECREF(it->dataset);
+  Py_XDECREF(it->handle);
+  type->tp_free(self);
+  Py_DECREF(type);
+}
+
+/* An iterator over `dataset` whose position `handle` holds (stolen; NULL: made on first traced
+ * use). */
+static PyObject *
+iterator_new(TfState *st, PyObject *dataset, PyObject *handle)
+{
+  TfIterator *it = PyObject_New(TfIterator, st->Iterator);
+  if (!it) {
+    Py_XDECREF(handle);
+    return NULL;
+  }
+  it->dataset = Py_NewRef(dataset);
+  it->handle = handle;
+  it->numpy = false;
+  it->traced_nexts = 0;
+  return (PyObject *)it;
+}
+
+/* tf.print inside a map function writes to sys.stdout or sys.stderr while iterating eagerly. */
+static void
+eager_print(const char *text, size_t len, bool to_stderr, void *user)
+{
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyObject *file = PySys_GetObject(to_stderr ? "stderr" : "stdout"); /* borrowed */
+  PyObject *s = PyUnicode_DecodeUTF8(text, (Py_ssize_t)len, "replace");
+  PyObject *r = file && file != Py_None && s ? PyObject_CallMethod(file, "write", "O", s) : NULL;
+  Py_XDECREF(r);
+  Py_XDECREF(s);
+  PyErr_Clear(); /* a failing sys.stdout loses the text, as print() to it would */
+  PyErr_Restore(type, value, tb);
+}
+
+static PyObject *
+dataset_iter(PyObject *self)
+{
+  TfState *st = tf_state();
+  TrDataset *ds = dataset_value(self);
+  if (tf_trace(st) || !ds)
+    return iterator_new(st, self, NULL);
+  GError *error = NULL;
+  TrIterator *it = tr_iterator_new(ds, &error);
+  if (!it)
+    return tf_raise_any(st, error);
+  PyObject *handle = tf_tensor_new(st, tr_tensor_new_variant((TrVariant *)it));
+  tr_iterator_unref(it);
+  return handle ? iterator_new(st, self, handle) : NULL;
+}
+
+/* A component as the iterator hands it out (t: transfer full). */
+static PyObject *
+component_value(TfState *st, TrTensor *t, bool numpy)
+{
+  PyObject *v = tf_tensor_new(st, t);
+  if (!numpy || !v)
+    return v;
+  PyObject *r = PyObject_CallMethod(v, "numpy", NULL);
+  Py_DECREF(v);
+  return r;
+}
+
+/* The element `out` (transfer full each) holds, laid out as the dataset's structure. */
+static PyObject *
+element_value(TfState *st, const TfDataset *d, TrTensor **out, bool numpy)
+{
+  PyObject **items = g_new0(PyObject *, MAX(d->n, 1)); /* owned references */
+  bool ok = true;
+  for (int i = 0; i < d->n; i++) {
+    if (!ok) {
+      tr_tensor_unref(out[i]);
+      continue;
+    }
+    items[i] = component_value(st, out[i], numpy);
+    ok = items[i] != NULL;
+  }
+  PyObject *r = ok ? structure_pack(d->structure, items) : NULL;
+  for (int i = 0; i < d->n; i++)
+    Py_XDECREF(items[i]);
+  g_free(items);
+  return r;
+}
+
+/* next() outside a trace. NULL without an exception at the end. */
+static PyObject *
+eager_next(TfState *st, TfIterator *it)
+{
+  TfDataset *d = (TfDataset *)it->dataset;
+  TrIterator *ti = tr_tensor_get_iterator(tf_tensor_value(it->handle));
+  TrTensor **out = g_new0(TrTensor *, MAX(d->n, 1));
+  bool end = false;
+  GError *error = NULL;
+  TrRunContext ctx = {eager_print, NULL};
+  PyObject *r = NULL;
+  if (!tr_iterator_next(ti, out, &end, &ctx, &error))
+    tf_raise_any(st, error);
+  else if (!end)
+    r = element_value(st, d, out, it->numpy);
+  g_free(out);
+  return r;
+}
+
+/* The symbolic element outputs first.. of `node` stand for, in `g`. New reference. */
+static PyObject *
+symbolic_element(TfState *st, const TfDataset *d, TrGraph *g, TrNode *node, int first)
+{
+  PyObject **items = g_new0(PyObject *, MAX(d->n, 1)); /* owned references */
+  bool ok = true;
+  for (int i = 0; ok && i < d->n; i++) {
+    items[i] = tf_symbolic_new(st, g, tr_node_output(node, first + i));
+    ok = items[i] != NULL;
+  }
+  PyObject *r = ok ? structure_pack(d->structure, items) : NULL;
+  for (int i = 0; i < d->n; i++)
+    Py_XDECREF(items[i]);
+  g_free(items);
+  return r;
+}
+
+/* A traced iterator's handle: a MakeIterator node over its dataset, made on first use. */
+static bool
+traced_handle(TfState *st, TfIterator *it, TfOperand *out)
+{
+  if (it->handle)
+    return tf_operand(st, it->handle, TR_VARIANT, false, out);
+  TfOperand ds;
+  if (!tf_operand(st, ((TfDataset *)it->dataset)->variant, TR_VARIANT, false, &ds))
+    return false;
+  GError *error = NULL;
+  TrGraph *g = tf_trace(st)->graph;
+  TrNode *node = tr_graph_add_make_iterator(g, ds.out, NULL, &error);
+  tf_operand_clear(&ds);
+  if (!node) {
+    tf_raise_any(st, error);
+    return false;
+  }
+  it->handle = tf_symbolic_new(st, g, tr_node_output(node, 0));
+  return it->handle && tf_operand(st, it->handle, TR_VARIANT, false, out);
+}
+
+/* next(it) inside a trace: an IteratorGetNext node, advancing the iterator when the graph
+ * runs. */
+static PyObject *
+traced_next(TfState *st, TfIterator *it)
+{
+  TfDataset *d = (TfDataset *)it->dataset;
+  if (++it->traced_nexts > MAX_TRACED_NEXTS) {
+    PyErr_SetString(st->OperatorNotAllowedInGraphError,
+                    "Iterating over a tf.data iterator inside a traced function with Python "
+                    "iteration (list(), a comprehension) does not end: use a `for` statement, "
+                    "which becomes a dataset loop, or next() a known number of times.");
+    return NULL;
+  }
+  TfOperand h;
+  if (!traced_handle(st, it, &h))
+    return NULL;
+  TrGraph *g = tf_trace(st)->graph;
+  GError *error = NULL;
+  TrNode *node = tr_graph_add_iterator_get_next(g, h.out, d->n, d->dtypes, d->shapes, NULL, &error);
+  tf_operand_clear(&h);
+  if (!node)
+    return tf_raise_any(st, error);
+  return symbolic_element(st, d, g, node, 0);
+}
+
+static PyObject *
+iterator_next(PyObject *self)
+{
+  TfState *st = tf_state();
+  TfIterator *it = (TfIterator *)self;
+  if (tf_trace(st))
+    return traced_next(st, it);
+  if (!it->handle || !tf_tensor_value(it->handle)) {
+    PyErr_SetString(PyExc_RuntimeError,
+                    "This iterator belongs to a traced function and cannot be used outside of "
+                    "it.");
+    return NULL;
+  }
+  return eager_next(st, it);
+}
+
+static PyObject *
+iterator_get_next(PyObject *self, PyObject *unused)
+{
+  PyObject *r = iterator_next(self);
+  if (!r && !PyErr_Occurred()) {
+    TfState *st = tf_state();
+    return tf_raise_error(st,
+                          g_error_new_literal(TR_ERROR, TR_ERROR_OUT_OF_RANGE, "End of sequence"));
+  }
+  return r;
+}
+
+static PyObject *
+iterator_get_element_spec(PyObject *self, void *closure)
+{
+  return dataset_get_element_spec(((TfIterator *)self)->dataset, NULL);
+}
+
+static PyObject *
+iterator_repr(PyObject *self)
+{
+  if (((TfIterator *)self)->numpy)
+    return PyUnicode_FromFormat(
+        "<tensorflow.python.data.ops.dataset_ops._NumpyIterator object at %p>", self);
+  return PyUnicode_FromFormat(
+      "<tensorflow.python.data.ops.iterator_ops.OwnedIterator object at %p>", self);
+}
+
+static PyObject *
+dataset_as_numpy_iterator(PyObject *self, PyObject *unused)
+{
+  if (tf_trace(tf_state()) || !dataset_value(self)) {
+    PyErr_SetString(PyExc_RuntimeError,
+                    "`tf.data.Dataset.as_numpy_iterator()` is only supported in eager mode.");
+    return NULL;
+  }
+  PyObject *it = dataset_iter(self);
+  if (it)
+    ((TfIterator *)it)->numpy = true;
+  return it;
+}
+
+/* ---- the `for` loop source: a While over (iterator, has_value, components...) ---------------- */
+
+typedef struct {
+  bool make;           /* `handle` is a dataset: the loop makes its iterator */
+  TrOutput handle;     /* the dataset or iterator, in the enclosing graph */
+  int n;               /* components */
+  TrDType *dtypes;     /* per component (owned) */
+  TrShape *shapes;     /* per component (owned) */
+  PyObject *structure; /* the element structure (owned) */
+  char **names;        /* state placeholder names (owned, NULL-terminated) */
+} DataLoop;
+
+static bool
+data_loop_init(TfState *st, void *data, TrGraph *g, TrOutput *state, GError **error)
+{
+  DataLoop *dl = data;
+  TrOutput it = dl->handle;
+  if (dl->make) {
+    TrNode *make = tr_graph_add_make_iterator(g, dl->handle, NULL, error);
+    if (!make)
+      return false;
+    it = tr_node_output(make, 0);
+  }
+  TrNode *first =
+      tr_graph_add_iterator_get_next_as_optional(g, it, dl->n, dl->dtypes, dl->shapes, NULL, error);
+  if (!first)
+    return false;
+  state[0] = it;
+  for (int i = 0; i <= dl->n; i++)
+    state[1 + i] = tr_node_output(first, i);
+  return true;
+}
+
+static bool
+data_loop_test(void *data, TrGraph *cond, const TrOutput *state, TrOutput *more, GError **error)
+{
+  *more = state[1];
+  return true;
+}
+
+static PyObject *
+data_loop_element(TfState *st, void *data, TrGraph *body, const TrOutput *state)
+{
+  DataLoop *dl = data;
+  PyObject **items = g_new0(PyObject *, MAX(dl->n, 1)); /* owned references */
+  bool ok = true;
+  for (int i = 0; ok && i < dl->n; i++) {
+    items[i] = tf_symbolic_new(st, body, state[2 + i]);
+    ok = items[i] != NULL;
+  }
+  PyObject *r = ok ? structure_pack(dl->structure, items) : NULL;
+  for (int i = 0; i < dl->n; i++)
+    Py_XDECREF(items[i]);
+  g_free(items);
+  return r;
+}
+
+static bool
+data_loop_step(void *data, TrGraph *body, const TrOutput *state, TrOutput *next, GError **error)
+{
+  DataLoop *dl = data;
+  TrNode *node = tr_graph_add_iterator_get_next_as_optional(body, state[0], dl->n, dl->dtypes,
+                                                            dl->shapes, NULL, error);
+  if (!node)
+    return false;
+  next[0] = state[0];
+  for (int i = 0; i <= dl->n; i++)
+    next[1 + i] = tr_node_output(node, i);
+  return true;
+}
+
+static void
+data_loop_free(void *data)
+{
+  DataLoop *dl = data;
+  g_free(dl->dtypes);
+  g_free(dl->shapes);
+  Py_XDECREF(dl->structure);
+  g_strfreev(dl->names);
+  g_free(dl);
+}
+
+bool
+tf_dataset_loop_source(TfState *st, PyObject *v, TfLoopSource *source, void **data)
+{
+  bool iterator = tf_is_dataset_iterator(st, v);
+  g_return_val_if_fail(iterator || tf_is_dataset(st, v), false);
+  TfDataset *d = (TfDataset *)(iterator ? ((TfIterator *)v)->dataset : v);
+  if (d->n + 2 > TF_LOOP_MAX_STATE) {
+    PyErr_Format(PyExc_NotImplementedError,
+                 "a `for` loop over a dataset inside a traced function supports elements of at "
+                 "most %d components",
+                 TF_LOOP_MAX_STATE - 2);
+    return false;
+  }
+  /* Over a dataset the loop makes a fresh iterator; over an iterator it advances that one. */
+  TfOperand h;
+  if (iterator ? !traced_handle(st, (TfIterator *)v, &h)
+               : !tf_operand(st, d->variant, TR_VARIANT, false, &h))
+    return false;
+  DataLoop *dl = g_new0(DataLoop, 1);
+  dl->make = !iterator;
+  dl->handle = h.out;
+  tf_operand_clear(&h);
+  dl->n = d->n;
+  dl->dtypes = g_memdup2(d->dtypes, sizeof(TrDType) * (size_t)MAX(d->n, 1));
+  dl->shapes = g_memdup2(d->shapes, sizeof(TrShape) * (size_t)MAX(d->n, 1));
+  dl->structure = Py_NewRef(d->structure);
+  dl->names = g_new0(char *, d->n + 3);
+  dl->names[0] = g_strdup("iterator");
+  dl->names[1] = g_strdup("has_value");
+  for (int i = 0; i < d->n; i++)
+    dl->names[2 + i] = g_strdup_printf("element_%d", i);
+  *source = (TfLoopSource){
+      .n_state = d->n + 2,
+      .names = (const char *const *)dl->names,
+      .init = data_loop_init,
+      .test = data_loop_test,
+      .element = data_loop_element,
+      .step = data_loop_step,
+      .free = data_loop_free,
+  };
+  *data = dl;
+  return true;
+}
+
+/* ---- datasets and iterators as Function arguments ------------------------------------------- */
+
+/* The element spec as trace types: TensorSpecs laid out as the structure. */
+static TrTraceType *
+spec_trace_type(PyObject *structure, const TfDataset *d)
+{
+  if (PyLong_CheckExact(structure)) {
+    Py_ssize_t i = PyLong_AsSsize_t(structure);
+    return tr_trace_type_new_tensor(d->dtypes[i], &d->shapes[i], NULL);
+  }
+  if (PyTuple_Check(structure)) {
+    int n = (int)PyTuple_GET_SIZE(structure);
+    g_autofree TrTraceType **items = g_new(TrTraceType *, MAX(n, 1));
+    for (int i = 0; i < n; i++)
+      items[i] = spec_trace_type(PyTuple_GET_ITEM(structure, i), d);
+    return tr_trace_type_new_tuple(n, items);
+  }
+  int n = (int)PyDict_GET_SIZE(structure), i = 0;
+  g_autofree TrTraceType **keys = g_new(TrTraceType *, MAX(n, 1));
+  g_autofree TrTraceType **vals = g_new(TrTraceType *, MAX(n, 1));
+  Py_ssize_t pos = 0;
+  PyObject *key, *sub; /* borrowed */
+  while (PyDict_Next(structure, &pos, &key, &sub) && i < n) {
+    const char *text = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+    if (text) {
+      keys[i] = tr_trace_type_new_str(text);
+    } else {
+      PyErr_Clear();
+      keys[i] = tr_trace_type_new_int(PyLong_Check(key) ? PyLong_AsLongLong(key) : i);
+      PyErr_Clear();
+    }
+    vals[i++] = spec_trace_type(sub, d);
+  }
+  return tr_trace_type_new_dict(i, keys, vals);
+}
+
+TrTraceType *
+tf_data_trace_type(TfState *st, PyObject *v)
+{
+  bool iterator = tf_is_dataset_iterator(st, v);
+  TfDataset *d = (TfDataset *)(iterator ? ((TfIterator *)v)->dataset : v);
+  static const char *const fields[] = {"element_spec"};
+  TrTraceType *spec = spec_trace_type(d->structure, d);
+  return tr_trace_type_new_namedtuple(iterator ? "IteratorSpec" : "DatasetSpec", 1, fields, &spec);
+}
+
+PyObject *
+tf_data_placeholder(TfState *st, TrGraph *g, PyObject *v, const char *name)
+{
+  TrShape scalar = tr_shape_scalar();
+  TrNode *ph = tr_graph_add_placeholder(g, TR_VARIANT, &scalar, name);
+  PyObject *handle = tf_symbolic_new(st, g, tr_node_output(ph, 0));
+  if (!handle)
+    return NULL;
+  if (tf_is_dataset_iterator(st, v))
+    return iterator_new(st, ((TfIterator *)v)->dataset, handle);
+  TfDataset *d = (TfDataset *)v;
+  return dataset_new(st, handle, Py_NewRef(d->structure), d->n, d->dtypes, d->shapes, d->kind);
+}
+
+bool
+tf_data_operand(TfState *st, PyObject *v, TfOperand *out)
+{
+  if (tf_is_dataset(st, v))
+    return tf_operand(st, ((TfDataset *)v)->variant, TR_VARIANT, false, out);
+  TfIterator *it = (TfIterator *)v;
+  if (tf_trace(st))
+    return traced_handle(st, it, out);
+  if (!it->handle) {
+    PyErr_SetString(PyExc_RuntimeError,
+                    "This iterator belongs to a traced function and cannot be used outside of "
+                    "it.");
+    return false;
+  }
+  return tf_operand(st, it->handle, TR_VARIANT, false, out);
+}
+
+/* ---- types and the module -------------------------------------------------------------------- */
+
+#define FASTCALL_KW(f) (PyCFunction)(void (*)(void))(f), METH_FASTCALL | METH_KEYWORDS
+
+static PyMethodDef dataset_methods[] = {
+    {"from_tensor_slices", FASTCALL_KW(data_from_tensor_slices) | METH_STATIC,
+     "from_tensor_slices(tensors, name=None)\n--\n\n"
+     "A dataset whose elements are slices of the given tensors along their first dimension."},
+    {"from_tensors", FASTCALL_KW(data_from_tensors) | METH_STATIC,
+     "from_tensors(tensors, name=None)\n--\n\nA dataset of one element, the given tensors."},
+    {"from_generator", FASTCALL_KW(data_from_generator) | METH_STATIC,
+     "from_generator(generator, output_types=None, output_shapes=None, args=None, "
+     "output_signature=None, name=None)\n--\n\n"
+     "A dataset whose elements the Python generator yields."},
+    {"range", FASTCALL_KW(data_range) | METH_STATIC,
+     "range(*args, output_type=tf.int64, name=None)\n--\n\n"
+     "A dataset of a step-separated range of int64 values."},
+    {"batch", FASTCALL_KW(dataset_batch),
+     "batch($self, batch_size, drop_remainder=False, num_parallel_calls=None, "
+     "deterministic=None, name=None)\n--\n\nCombines consecutive elements into batches."},
+    {"map", FASTCALL_KW(dataset_map),
+     "map($self, map_func, num_parallel_calls=None, deterministic=None, name=None)\n--\n\n"
+     "Maps map_func (traced once into a graph) across the elements."},
+    {"cardinality", dataset_cardinality, METH_NOARGS,
+     "cardinality($self)\n--\n\nThe number of elements, or -2 when unknown."},
+    {"as_numpy_iterator", dataset_as_numpy_iterator, METH_NOARGS,
+     "as_numpy_iterator($self)\n--\n\nAn iterator giving the elements' NumPy values."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef dataset_getsets[] = {
+    {"element_spec", dataset_get_element_spec, NULL, "The type specification of an element.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyType_Slot dataset_slots[] = {
+    {Py_tp_dealloc, dataset_dealloc},
+    {Py_tp_repr, dataset_repr},
+    {Py_tp_iter, dataset_iter},
+    {Py_sq_length, dataset_len},
+    {Py_nb_bool, dataset_bool},
+    {Py_tp_methods, dataset_methods},
+    {Py_tp_getset, dataset_getsets},
+    {Py_tp_doc, "Represents a potentially large set of elements."},
+    {0, NULL},
+};
+
+static PyType_Spec dataset_spec = {
+    .name = "tensorflow.python.data.ops.dataset_ops.DatasetV2",
+    .basicsize = sizeof(TfDataset),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION | Py_TPFLAGS_IMMUTABLETYPE,
+    .slots = dataset_slots,
+};
+
+static PyMethodDef iterator_methods[] = {
+    {"get_next", iterator_get_next, METH_NOARGS,
+     "get_next($self)\n--\n\nThe next element; OutOfRangeError at the end."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef iterator_getsets[] = {
+    {"element_spec", iterator_get_element_spec, NULL, "The type specification of an element.",
+     NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyType_Slot iterator_slots[] = {
+    {Py_tp_dealloc, iterator_dealloc},
+    {Py_tp_repr, iterator_repr},
+    {Py_tp_iter, PyObject_SelfIter},
+    {Py_tp_iternext, iterator_next},
+    {Py_tp_methods, iterator_methods},
+    {Py_tp_getset, iterator_getsets},
+    {Py_tp_doc, "An iterator over a tf.data.Dataset."},
+    {0, NULL},
+};
+
+static PyType_Spec iterator_spec = {
+    .name = "tensorflow.python.data.ops.iterator_ops.OwnedIterator",
+    .basicsize = sizeof(TfIterator),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION | Py_TPFLAGS_IMMUTABLETYPE,
+    .slots = iterator_slots,
+};
+
+/* A submodule `dotted` set as attribute `attr` of `parent` and in sys.modules. Borrowed (the
+ * parent owns it), or NULL. */
+static PyObject *
+add_submodule(PyObject *parent, const char *dotted, const char *attr, const char *doc)
+{
+  PyObject *sub = PyModule_New(dotted);
+  if (!sub)
+    return NULL;
+  if (PyModule_AddStringConstant(sub, "__doc__", doc) < 0 ||
+      PyDict_SetItemString(PyImport_GetModuleDict(), dotted, sub) < 0 ||
+      PyModule_AddObjectRef(parent, attr, sub) < 0) {
+    Py_DECREF(sub);
+    return NULL;
+  }
+  Py_DECREF(sub);
+  return sub;
+}
 
 int
 tf_data_init(PyObject *module, TfState *st)
 {
+  st->Dataset = (PyTypeObject *)PyType_FromModuleAndSpec(module, &dataset_spec, NULL);
+  st->Iterator = (PyTypeObject *)PyType_FromModuleAndSpec(module, &iterator_spec, NULL);
+  if (!st->Dataset || !st->Iterator)
+    return -1;
+  PyObject *data = add_submodule(module, "tensorflow.data", "data", "tf.data: input pipelines.");
+  PyObject *experimental = data ? add_submodule(data, "tensorflow.data.experimental",
+                                                "experimental", "Experimental tf.data APIs.")
+                                : NULL;
+  if (!experimental || PyModule_AddObjectRef(data, "Dataset", (PyObject *)st->Dataset) < 0 ||
+      PyModule_AddObjectRef(data, "Iterator", (PyObject *)st->Iterator) < 0 ||
+      PyModule_AddIntConstant(data, "AUTOTUNE", -1) < 0 ||
+      PyModule_AddIntConstant(experimental, "AUTOTUNE", -1) < 0)
+    return -1;
   return 0;
 }
 
 void
 tf_data_clear(TfState *st)
 {
-}
-
-bool
-tf_is_dataset(TfState *st, PyObject *v)
-{
-  return false;
-}
-
-bool
-tf_is_dataset_iterator(TfState *st, PyObject *v)
-{
-  return false;
+  Py_CLEAR(st->Dataset);
+  Py_CLEAR(st->Iterator);
 }

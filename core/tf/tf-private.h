@@ -42,8 +42,8 @@ G_BEGIN_DECLS
 typedef struct TfTrace TfTrace;
 typedef struct TfTape TfTape;
 
-/* tf.errors classes; OpError derives from Exception, the others from OpError (and
- * InvalidArgumentError also from ValueError, as SPEC §2 says). */
+/* tf.errors classes; OpError derives from Exception, the others from OpError only (as in
+ * TensorFlow and the old engine: InvalidArgumentError is not a ValueError). */
 #define TF_ERROR_LIST(X)                                                                           \
   X(INVALID_ARGUMENT, InvalidArgumentError)                                                        \
   X(OUT_OF_RANGE, OutOfRangeError)                                                                 \
@@ -79,6 +79,10 @@ typedef struct {
   /* tf-tensor.c */
   PyTypeObject *Tensor;
   PyTypeObject *TensorShape;
+  PyTypeObject *TensorIterator; /* iter() of an eager tensor */
+  PyTypeObject *Reference;      /* Tensor.ref(): a hashable key standing for a tensor */
+  PyObject *numpy;              /* the numpy module, once the program or .numpy() loaded it */
+  PyObject *np_ndarray, *np_generic, *np_array; /* numpy.ndarray, .generic, .array (owned) */
 
   /* tf-graph.c and tf-function.c: traces and events */
   TfTrace *trace;           /* innermost trace in progress; NULL while eager (also in init_scope) */
@@ -101,12 +105,17 @@ typedef struct {
   PyTypeObject *ConcreteFunction;
   PyTypeObject *TensorSpec;
   PyTypeObject *Graph;
+  PyTypeObject *InitScope; /* what tf.init_scope() returns */
   PyObject *py_support;   /* namespace of py/function.py: NodeDef, GraphDef, Module... (owned) */
   bool functions_created; /* a Function exists: the registry and bus may no longer change */
+  guint warning_subscription; /* the bus subscription printing the retracing warning, or 0 */
 
   /* tf-control.c and tf-autograph.c */
   PyObject *ag_operators; /* the `ag__` namespace converted code calls (owned) */
-  PyObject *ag_cache;     /* conversions per function object (owned) */
+  PyObject *ag_cache;     /* original code -> converted code, or None: run as is (owned) */
+  PyObject *ag_library_prefixes;          /* paths of code never converted (owned) */
+  PyTypeObject *AgUndefined;              /* ag__.Undefined: a name not bound yet */
+  PyTypeObject *AgUndefinedReturnValue;   /* ag__.UndefinedReturnValue: no return ran yet */
 
   /* tf-data.c */
   PyTypeObject *Dataset;
@@ -117,16 +126,19 @@ typedef struct {
 
   /* tf-gradient.c */
   PyTypeObject *GradientTape;
-  TfTape *tapes; /* GradientTapes inside their `with`, innermost first (borrowed) */
+  PyTypeObject *StopRecording; /* what GradientTape.stop_recording() returns */
+  TfTape *tapes; /* GradientTapes inside their `with`, innermost first (each holds a reference
+                  * to itself while on the list) */
 
   /* tf-keras.c */
-  PyObject *keras; /* the tensorflow.keras module (owned) */
+  PyObject *keras;   /* the tensorflow.keras module (owned) */
+  bool keras_loaded; /* py/keras.py has run (or is running) in it */
 } TfState;
 
 /* The state of the imported module of this interpreter (never NULL once imported). */
 TfState *tf_state(void);
 
-/* ---- tf-dtype.c -------------------------------------------------------------------------- */
+/* ---- tf-dtype.c ------------------------------------------------------------------------------ */
 
 int tf_dtype_init(PyObject *module, TfState *st);
 void tf_dtype_clear(TfState *st);
@@ -143,18 +155,24 @@ PyObject *tf_raise_graph_error(TfState *st, GError *error);
 /* Raises any GError of core/tensor or core/graph as its Python class and frees it. */
 PyObject *tf_raise_any(TfState *st, GError *error);
 
-/* ---- tf-tensor.c: tensor objects --------------------------------------------------------- */
+/* ---- tf-tensor.c: tensor objects ------------------------------------------------------------- */
 
 typedef struct {
-  PyObject_HEAD
-  TrTensor *value; /* eager value (owned); NULL for a symbolic tensor */
-  TrGraph *graph;  /* symbolic: the graph it belongs to (owned reference); else NULL */
-  TrOutput out;    /* symbolic: the node output it names */
+  PyObject_HEAD TrTensor *value; /* eager value (owned); NULL for a symbolic tensor */
+  TrGraph *graph; /* symbolic: the graph it belongs to (owned reference); else NULL */
+  TrOutput out;   /* symbolic: the node output it names */
   PyObject *weakreflist;
 } TfTensor;
 
 int tf_tensor_init(PyObject *module, TfState *st);
 void tf_tensor_clear(TfState *st);
+
+/* The one argument parser of the module's METH_FASTCALL | METH_KEYWORDS functions: `names` is
+ * NULL-terminated, the first `n_required` are required; out[i] receives argument i (borrowed)
+ * or NULL when it was not given. False with CPython's TypeError texts ("constant() missing
+ * required argument 'value' (pos 1)"). */
+bool tf_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                   const char *const *names, int n_required, PyObject **out);
 
 static inline bool
 tf_is_tensor(TfState *st, PyObject *v)
@@ -209,6 +227,8 @@ bool tf_shape_of(TfState *st, PyObject *v, TrShape *out);
 bool tf_shape_arg(TfState *st, PyObject *v, TrShape *out);
 /* A new TensorShape object. */
 PyObject *tf_shape_new(TfState *st, const TrShape *shape);
+/* x.ref(): TensorFlow's Reference to `obj` (a tensor or Variable), hashable by identity. */
+PyObject *tf_reference_new(TfState *st, PyObject *obj);
 
 /* Python's operators on tensors and Variables (either side may be a Python value); `op` is
  * the TrOpId of the binary op (TR_OP_ADD...), `reflected` swaps the operands. */
@@ -218,7 +238,7 @@ PyObject *tf_compare(TfState *st, PyObject *a, PyObject *b, int py_op);
 /* NumPy-style indexing of a tensor (one StridedSlice). */
 PyObject *tf_getitem(TfState *st, PyObject *self, PyObject *key);
 
-/* ---- tf-graph.c: operands and the dispatcher --------------------------------------------- */
+/* ---- tf-graph.c: operands and the dispatcher ------------------------------------------------- */
 
 /* A graph being built while a Function's Python body runs on symbolic tensors. */
 struct TfTrace {
@@ -287,16 +307,16 @@ PyObject *tf_apply_truediv(TfState *st, const TfOperand *a, const TfOperand *b);
  * full. */
 TrTensor *tf_static_value(TfState *st, PyObject *v);
 
-/* ---- tf-ops.c ----------------------------------------------------------------------------- */
+/* ---- tf-ops.c -------------------------------------------------------------------------------- */
 
 int tf_ops_init(PyObject *module, TfState *st);
 void tf_ops_clear(TfState *st);
 
-/* ---- tf-variable.c -------------------------------------------------------------------------- */
+/* ---- tf-variable.c --------------------------------------------------------------------------- */
 
 typedef struct {
-  PyObject_HEAD
-  TrVariable *var; /* the shared state (owned reference) */
+  PyObject ob_base; /* PyObject_HEAD */
+  TrVariable *var;  /* the shared state (owned reference) */
   PyObject *weakreflist;
 } TfVariable;
 
@@ -309,14 +329,14 @@ tf_is_variable(TfState *st, PyObject *v)
   return PyObject_TypeCheck(v, st->Variable);
 }
 
-/* ---- tf-function.c ------------------------------------------------------------------------- */
+/* ---- tf-function.c --------------------------------------------------------------------------- */
 
 int tf_function_init(PyObject *module, TfState *st);
 void tf_function_clear(TfState *st);
 /* A Graph object showing `graph` (a reference is taken). */
 PyObject *tf_graph_object_new(TfState *st, TrGraph *graph);
 
-/* ---- tf-control.c: AutoGraph's operators ---------------------------------------------------- */
+/* ---- tf-control.c: AutoGraph's operators ----------------------------------------------------- */
 
 /* Where the elements of an AutoGraph `for` loop come from inside a trace: loop variables that
  * carry the source's state, and graph code that tests for, produces and advances to the next
@@ -341,7 +361,7 @@ enum { TF_LOOP_MAX_STATE = 16 };
 int tf_control_init(PyObject *module, TfState *st);
 void tf_control_clear(TfState *st);
 
-/* ---- tf-autograph.c ------------------------------------------------------------------------ */
+/* ---- tf-autograph.c -------------------------------------------------------------------------- */
 
 int tf_autograph_init(PyObject *module, TfState *st);
 void tf_autograph_clear(TfState *st);
@@ -351,7 +371,7 @@ void tf_autograph_clear(TfState *st);
  * warning and returns `func`. */
 PyObject *tf_autograph_convert(TfState *st, PyObject *func);
 
-/* ---- tf-data.c and tf-tensorarray.c -------------------------------------------------------- */
+/* ---- tf-data.c and tf-tensorarray.c ---------------------------------------------------------- */
 
 int tf_data_init(PyObject *module, TfState *st);
 void tf_data_clear(TfState *st);
@@ -378,7 +398,7 @@ bool tf_is_tensor_array(TfState *st, PyObject *v);
 bool tf_tensor_array_flow(TfState *st, PyObject *ta, TfOperand *out);
 PyObject *tf_tensor_array_with_flow(TfState *st, PyObject *ta, PyObject *flow);
 
-/* ---- tf-gradient.c ------------------------------------------------------------------------- */
+/* ---- tf-gradient.c --------------------------------------------------------------------------- */
 
 int tf_gradient_init(PyObject *module, TfState *st);
 void tf_gradient_clear(TfState *st);
@@ -393,7 +413,7 @@ void tf_tape_read_variable(TfState *st, PyObject *variable, TrTensor **value);
 void tf_tape_record_call(TfState *st, TrGraph *graph, const TfOperand *in, int n_in,
                          TrTensor **outs, int n_outs);
 
-/* ---- tf-keras.c ---------------------------------------------------------------------------- */
+/* ---- tf-keras.c ------------------------------------------------------------------------------ */
 
 int tf_keras_init(PyObject *module, TfState *st);
 void tf_keras_clear(TfState *st);
