@@ -964,10 +964,12 @@ iterator_new(TfState *st, PyObject *dataset, PyObject *handle)
   return (PyObject *)it;
 }
 
-/* tf.print inside a map function writes to sys.stdout or sys.stderr while iterating eagerly. */
+/* tf.print inside a map function, while iterating eagerly, writes to sys.stdout or sys.stderr
+ * and is a tf_print event of the running cell, as an eager tf.print is. */
 static void
 eager_print(const char *text, size_t len, bool to_stderr, void *user)
 {
+  TfState *st = user;
   PyObject *type, *value, *tb;
   PyErr_Fetch(&type, &value, &tb);
   PyObject *file = PySys_GetObject(to_stderr ? "stderr" : "stdout"); /* borrowed */
@@ -977,6 +979,12 @@ eager_print(const char *text, size_t len, bool to_stderr, void *user)
   Py_XDECREF(s);
   PyErr_Clear(); /* a failing sys.stdout loses the text, as print() to it would */
   PyErr_Restore(type, value, tb);
+  if (tr_event_bus_wants(st->bus, TR_EVENT_TF_PRINT)) {
+    TrEvent *ev = tr_event_new(TR_EVENT_TF_PRINT);
+    ev->cell = st->cell;
+    ev->text = g_strndup(text, len);
+    tr_event_bus_emit(st->bus, ev);
+  }
 }
 
 static PyObject *
@@ -1037,7 +1045,7 @@ eager_next(TfState *st, TfIterator *it)
   TrTensor **out = g_new0(TrTensor *, MAX(d->n, 1));
   bool end = false;
   GError *error = NULL;
-  TrRunContext ctx = {eager_print, NULL};
+  TrRunContext ctx = {eager_print, st};
   PyObject *r = NULL;
   if (!tr_iterator_next(ti, out, &end, &ctx, &error))
     tf_raise_any(st, error);
