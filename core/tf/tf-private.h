@@ -108,6 +108,7 @@ typedef struct {
   PyTypeObject *InitScope; /* what tf.init_scope() returns */
   PyObject *py_support;   /* namespace of py/function.py: NodeDef, GraphDef, Module... (owned) */
   bool functions_created; /* a Function exists: the registry and bus may no longer change */
+  guint warning_subscription; /* the bus subscription printing the retracing warning, or 0 */
 
   /* tf-control.c and tf-autograph.c */
   PyObject *ag_operators; /* the `ag__` namespace converted code calls (owned) */
