@@ -112,7 +112,10 @@ typedef struct {
 
   /* tf-control.c and tf-autograph.c */
   PyObject *ag_operators; /* the `ag__` namespace converted code calls (owned) */
-  PyObject *ag_cache;     /* conversions per function object (owned) */
+  PyObject *ag_cache;     /* original code -> converted code, or None: run as is (owned) */
+  PyObject *ag_library_prefixes;          /* paths of code never converted (owned) */
+  PyTypeObject *AgUndefined;              /* ag__.Undefined: a name not bound yet */
+  PyTypeObject *AgUndefinedReturnValue;   /* ag__.UndefinedReturnValue: no return ran yet */
 
   /* tf-data.c */
   PyTypeObject *Dataset;
