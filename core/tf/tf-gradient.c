@@ -781,57 +781,15 @@ zeros_like(TfState *st, PyObject *source)
   return r;
 }
 
-/* ---- argument binding ----------------------------------------------------------------------- */
-
-/* Binds a METH_FASTCALL|METH_KEYWORDS call of `fname` to the parameters `names` (the first
- * `n_required` required): out[k] receives a borrowed reference, or NULL for an omitted optional
- * one. False with TypeError set, as CPython words it. */
-static bool
-bind_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-          const char *const *names, int n_names, int n_required, PyObject **out)
-{
-  if (nargs > n_names) {
-    PyErr_Format(PyExc_TypeError, "%s() takes at most %d argument%s (%zd given)", fname, n_names,
-                 n_names == 1 ? "" : "s", nargs);
-    return false;
-  }
-  for (int k = 0; k < n_names; k++)
-    out[k] = k < nargs ? args[k] : NULL;
-  Py_ssize_t n_kw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-  for (Py_ssize_t i = 0; i < n_kw; i++) {
-    PyObject *key = PyTuple_GET_ITEM(kwnames, i);
-    int k = 0;
-    while (k < n_names && PyUnicode_CompareWithASCIIString(key, names[k]) != 0)
-      k++;
-    if (k == n_names) {
-      PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", fname, key);
-      return false;
-    }
-    if (out[k]) {
-      PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", fname, names[k]);
-      return false;
-    }
-    out[k] = args[nargs + i];
-  }
-  for (int k = 0; k < n_required; k++) {
-    if (!out[k]) {
-      PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s' (pos %d)", fname, names[k],
-                   k + 1);
-      return false;
-    }
-  }
-  return true;
-}
-
 /* ---- the GradientTape type ------------------------------------------------------------------ */
 
 static PyObject *
 tape_gradient(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
   static const char *const names[] = {"target", "sources", "output_gradients",
-                                      "unconnected_gradients"};
+                                      "unconnected_gradients", NULL};
   PyObject *a[4];
-  if (!bind_args("gradient", args, nargs, kwnames, names, 4, 2, a))
+  if (!tf_parse_args("gradient", args, nargs, kwnames, names, 2, a))
     return NULL;
   PyObject *target = a[0], *source_arg = a[1], *output_gradients = a[2];
   TfState *st = tf_state();
@@ -1026,9 +984,9 @@ watch_leaf(TfState *st, TfTape *t, PyObject *v)
 static PyObject *
 tape_watch(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-  static const char *const names[] = {"tensor"};
+  static const char *const names[] = {"tensor", NULL};
   PyObject *tensor;
-  if (!bind_args("watch", args, nargs, kwnames, names, 1, 1, &tensor))
+  if (!tf_parse_args("watch", args, nargs, kwnames, names, 1, &tensor))
     return NULL;
   TfState *st = tf_state();
   PyObject *leaves = PyList_New(0);
