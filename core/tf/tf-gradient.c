@@ -208,6 +208,16 @@ unalias(TfState *st, TrTensor **t)
   }
 }
 
+/* Whether every input has a concrete value (what a record can name). */
+static bool
+all_concrete(const TfOperand *in, int n)
+{
+  for (int i = 0; i < n; i++)
+    if (!in[i].value)
+      return false;
+  return true;
+}
+
 static bool
 tracks_any_input(TfTape *t, const TfOperand *in, int n)
 {
@@ -226,7 +236,7 @@ tf_tape_record_op(TfState *st, TrOpId op, const TrAttrs *attrs, const TfOperand 
   bool any = false;
   for (TfTape *t = st->tapes; t && !any; t = t->next)
     any = tape_recording(st, t) && tracks_any_input(t, in, n);
-  if (!any)
+  if (!any || !all_concrete(in, n))
     return;
   unalias(st, &result->value);
   g_autofree TapeHandle **ins = g_new(TapeHandle *, MAX(n, 1));
@@ -324,7 +334,7 @@ tf_tape_record_call(TfState *st, TrGraph *graph, const TfOperand *in, int n_in, 
   bool any = false;
   for (TfTape *t = st->tapes; t && !any; t = t->next)
     any = tape_recording(st, t) && call_is_tracked(t, in, n_in, vars, n_vars);
-  if (!any)
+  if (!any || !all_concrete(in, n_in))
     return;
   for (int k = 0; k < n_outs; k++) {
     unalias(st, &outs[k]);
@@ -542,6 +552,16 @@ check_leaf(PyObject *v, const char *what)
   return false;
 }
 
+/* The seed of a Variable target without output_gradients: ones shaped like it (a builder's
+ * ones_like cannot follow a variable's handle). A handle of `b`, or NULL with `error` set. */
+static void *
+variable_seed(const TrGradBuilder *b, void *ctx, TrVariable *var, GError **error)
+{
+  g_autoptr(TrTensor) value = tr_variable_read(var);
+  TrTensor *ones = tr_op_run(TR_OP_ONES_LIKE, &value, 1, NULL, error);
+  return ones ? b->constant(ctx, ones, error) : NULL;
+}
+
 /* Eagerly: the tape's handle of a tensor or Variable, or NULL when it does not know it. */
 static TapeHandle *
 eager_handle_of(TfTape *t, PyObject *v)
@@ -575,6 +595,12 @@ eager_gradient(GradCall *gc)
       if (!tf_operand(st, PyList_GET_ITEM(gc->seeds, i), h->o.dtype, false, &o))
         return false;
       seeds[n_known] = builder_take(&b, &o);
+    } else if (h->var) {
+      GError *error = NULL;
+      if (!(seeds[n_known] = variable_seed(&eager_builder, &b, h->var, &error))) {
+        raise_gradient_error(st, error);
+        return false;
+      }
     }
     targets[n_known++] = h;
   }
@@ -586,7 +612,7 @@ eager_gradient(GradCall *gc)
   t->computing = true;
   bool ok =
       tr_grad_backprop(&eager_builder, &b, (TrGradRecord *)t->records->data, (int)t->records->len,
-                       targets, gc->seeds ? seeds : NULL, n_known, sources, n_s, grads, &error);
+                       targets, seeds, n_known, sources, n_s, grads, &error);
   t->computing = false;
   if (!ok) {
     raise_gradient_error(st, error);
@@ -671,10 +697,18 @@ traced_gradient(GradCall *gc)
   g_autofree void **grads = g_new0(void *, MAX(n_s, 1));
   int n_known = 0;
   for (int i = 0; i < n_t; i++) {
-    void *h = traced_handle_of(st, b, t, PyList_GET_ITEM(gc->targets, i));
+    PyObject *target = PyList_GET_ITEM(gc->targets, i);
+    void *h = traced_handle_of(st, b, t, target);
     if (!h)
       continue;
-    if (gc->seeds) {
+    if (!gc->seeds && tf_is_variable(st, target)) {
+      GError *error = NULL;
+      if (!(seeds[n_known] =
+                variable_seed(&tr_grad_graph_builder, b, ((TfVariable *)target)->var, &error))) {
+        raise_gradient_error(st, error);
+        return false;
+      }
+    } else if (gc->seeds) {
       TrDType dtype;
       TrShape shape;
       tr_grad_graph_builder.describe(b, h, &dtype, &shape);
@@ -695,7 +729,7 @@ traced_gradient(GradCall *gc)
   tr_graph_push_name_scope(t->graph, "gradient_tape");
   bool ok =
       tr_grad_backprop(&tr_grad_graph_builder, b, (TrGradRecord *)records->data, (int)records->len,
-                       targets, gc->seeds ? seeds : NULL, n_known, sources, n_s, grads, &error);
+                       targets, seeds, n_known, sources, n_s, grads, &error);
   tr_graph_pop_name_scope(t->graph);
   if (!ok) {
     raise_gradient_error(st, error);
@@ -865,18 +899,14 @@ done:
   return result;
 }
 
+/* GradientTape(): the containers; __init__ sets the options, so subclasses may call it. */
 static PyObject *
 tape_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-  static char *kwlist[] = {"persistent", "watch_accessed_variables", NULL};
-  int persistent = 0, watch = 1;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|pp:GradientTape", kwlist, &persistent, &watch))
-    return NULL;
   TfTape *t = (TfTape *)type->tp_alloc(type, 0);
   if (!t)
     return NULL;
-  t->persistent = persistent;
-  t->watch_accessed = watch;
+  t->watch_accessed = true;
   t->windows = g_array_new(FALSE, FALSE, sizeof(int));
   t->watched_outs = g_hash_table_new_full(output_hash, output_equal, g_free, NULL);
   t->handles = g_hash_table_new_full(NULL, NULL, NULL, handle_free);
@@ -888,6 +918,19 @@ tape_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     return NULL;
   }
   return (PyObject *)t;
+}
+
+static int
+tape_init(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+  static char *kwlist[] = {"persistent", "watch_accessed_variables", NULL};
+  int persistent = 0, watch = 1;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|pp:GradientTape", kwlist, &persistent, &watch))
+    return -1;
+  TfTape *t = (TfTape *)self;
+  t->persistent = persistent;
+  t->watch_accessed = watch;
+  return 0;
 }
 
 static int
@@ -1127,6 +1170,7 @@ static PyMethodDef tape_methods[] = {
 
 static PyType_Slot tape_slots[] = {
     {Py_tp_new, tape_new},
+    {Py_tp_init, tape_init},
     {Py_tp_dealloc, tape_dealloc},
     {Py_tp_traverse, tape_traverse},
     {Py_tp_clear, tape_clear},
@@ -1139,7 +1183,7 @@ static PyType_Slot tape_slots[] = {
 static PyType_Spec tape_spec = {
     .name = "tensorflow.GradientTape",
     .basicsize = sizeof(TfTape),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_BASETYPE,
     .slots = tape_slots,
 };
 
