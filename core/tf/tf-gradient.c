@@ -542,9 +542,8 @@ typedef struct {
 } GradCall;
 
 static bool
-check_leaf(PyObject *v, const char *what)
+check_leaf(TfState *st, PyObject *v, const char *what)
 {
-  TfState *st = tf_state();
   if (tf_is_tensor(st, v) || tf_is_variable(st, v))
     return true;
   PyErr_Format(PyExc_TypeError, "GradientTape.gradient() %s must be tensors or Variables, not %s",
@@ -564,9 +563,8 @@ variable_seed(const TrGradBuilder *b, void *ctx, TrVariable *var, GError **error
 
 /* Eagerly: the tape's handle of a tensor or Variable, or NULL when it does not know it. */
 static TapeHandle *
-eager_handle_of(TfTape *t, PyObject *v)
+eager_handle_of(TfState *st, TfTape *t, PyObject *v)
 {
-  TfState *st = tf_state();
   if (tf_is_variable(st, v))
     return tape_lookup(t, ((TfVariable *)v)->var);
   TrTensor *value = tf_tensor_value(v);
@@ -587,7 +585,7 @@ eager_gradient(GradCall *gc)
   g_autofree void **grads = g_new0(void *, MAX(n_s, 1));
   int n_known = 0;
   for (int i = 0; i < n_t; i++) {
-    TapeHandle *h = eager_handle_of(t, PyList_GET_ITEM(gc->targets, i));
+    TapeHandle *h = eager_handle_of(st, t, PyList_GET_ITEM(gc->targets, i));
     if (!h)
       continue;
     if (gc->seeds) {
@@ -605,7 +603,7 @@ eager_gradient(GradCall *gc)
     targets[n_known++] = h;
   }
   for (int j = 0; j < n_s; j++) {
-    TapeHandle *h = eager_handle_of(t, PyList_GET_ITEM(gc->sources, j));
+    TapeHandle *h = eager_handle_of(st, t, PyList_GET_ITEM(gc->sources, j));
     sources[j] = h && h->tracked ? h : NULL;
   }
   GError *error = NULL;
@@ -764,13 +762,13 @@ open_window(TfTape *t)
 
 /* The leaves of a gradient() argument (new list), each checked; NULL with an exception set. */
 static PyObject *
-gradient_leaves(PyObject *v, const char *what)
+gradient_leaves(TfState *st, PyObject *v, const char *what)
 {
   PyObject *out = PyList_New(0);
   if (!out || !flatten(v, out))
     goto fail;
   for (Py_ssize_t i = 0; i < PyList_GET_SIZE(out); i++)
-    if (!check_leaf(PyList_GET_ITEM(out, i), what))
+    if (!check_leaf(st, PyList_GET_ITEM(out, i), what))
       goto fail;
   return out;
 fail:
@@ -848,8 +846,8 @@ tape_gradient(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject 
   PyObject *seeds = NULL, *leaves = NULL;
   PyObject **results = NULL;
   Py_ssize_t n_s = 0;
-  PyObject *targets = gradient_leaves(target, "targets");
-  PyObject *sources = targets ? gradient_leaves(source_arg, "sources") : NULL;
+  PyObject *targets = gradient_leaves(st, target, "targets");
+  PyObject *sources = targets ? gradient_leaves(st, source_arg, "sources") : NULL;
   if (!sources)
     goto done;
   if (output_gradients && output_gradients != Py_None) {
