@@ -14,10 +14,10 @@
  * tf_dataset_loop_source for a While over (iterator, has_value, components...) fed by
  * MakeIterator and IteratorGetNextAsOptional, so the graph does not grow with the dataset.
  *
- * Dataset.map traces its function once into a graph on placeholders of the element spec, as
- * TensorFlow does (a Python print inside runs once), and core/graph runs that graph per
- * element. from_generator calls the generator through core/graph's callbacks while iterating,
- * in eager code and in graph runs alike.
+ * Dataset.map converts its function with AutoGraph and traces it once into a graph on
+ * placeholders of the element spec, as TensorFlow does (a Python print inside runs once), and
+ * core/graph runs that graph per element. from_generator calls the generator through core/graph's
+ * callbacks while iterating, in eager code and in graph runs alike.
  */
 #include "tf-private.h"
 #include "tr-dataset.h"
@@ -313,6 +313,16 @@ dataset_repr(PyObject *self)
 
 /* ---- making datasets ------------------------------------------------------------------------- */
 
+/* core/graph's datasets have elements of one component at least; TensorFlow refuses empty
+ * elements for from_tensor_slices with this text. */
+static bool
+check_not_empty(Py_ssize_t n)
+{
+  if (n == 0)
+    PyErr_SetString(PyExc_ValueError, "Invalid `element`. `element` should not be empty.");
+  return n > 0;
+}
+
 /* The components of `value` as eager tensors appended to `tensors` (transfer full each), and
  * its structure (new reference). */
 static PyObject *
@@ -322,6 +332,8 @@ eager_components(TfState *st, PyObject *value, const char *method, GPtrArray *te
   if (!leaves)
     return NULL;
   PyObject *structure = structure_flatten(value, leaves);
+  if (structure && !check_not_empty(PyList_GET_SIZE(leaves)))
+    Py_CLEAR(structure);
   for (Py_ssize_t i = 0; structure && i < PyList_GET_SIZE(leaves); i++) {
     PyObject *leaf = PyList_GET_ITEM(leaves, i);
     if (tf_is_symbolic(st, leaf)) {
@@ -719,6 +731,10 @@ data_from_generator(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyOb
                                 : types_spec(st, output_types, output_shapes, dtypes, shapes);
   if (!structure)
     return NULL;
+  if (!check_not_empty(dtypes->len)) {
+    Py_DECREF(structure);
+    return NULL;
+  }
   PyObject *targs = given(gargs) ? PySequence_Tuple(gargs) : PyTuple_New(0);
   if (!targs) {
     Py_DECREF(structure);
@@ -801,6 +817,8 @@ map_outputs(TfState *st, TrGraph *g, PyObject *result)
   PyObject *r = PyList_Check(result) ? PyList_AsTuple(result) : Py_NewRef(result);
   PyObject *leaves = r ? PyList_New(0) : NULL;
   PyObject *structure = leaves ? structure_flatten(r, leaves) : NULL;
+  if (structure && !check_not_empty(PyList_GET_SIZE(leaves)))
+    Py_CLEAR(structure);
   for (Py_ssize_t i = 0; structure && i < PyList_GET_SIZE(leaves); i++) {
     TfOperand o;
     GError *error = NULL;
@@ -831,7 +849,11 @@ trace_map_fn(TfState *st, const TfDataset *d, PyObject *fn, PyObject **structure
   };
   TfTrace *saved = st->trace;
   st->trace = &trace;
-  PyObject *result = call_map_fn(st, d, fn, trace.graph);
+  /* tf.data converts the function with AutoGraph, as tf.function does, so Python control flow
+   * on the element becomes graph control flow. */
+  PyObject *converted = tf_autograph_convert(st, fn);
+  PyObject *result = converted ? call_map_fn(st, d, converted, trace.graph) : NULL;
+  Py_XDECREF(converted);
   PyObject *s = result ? map_outputs(st, trace.graph, result) : NULL;
   st->trace = saved;
   Py_XDECREF(result);
@@ -942,10 +964,12 @@ iterator_new(TfState *st, PyObject *dataset, PyObject *handle)
   return (PyObject *)it;
 }
 
-/* tf.print inside a map function writes to sys.stdout or sys.stderr while iterating eagerly. */
+/* tf.print inside a map function, while iterating eagerly, writes to sys.stdout or sys.stderr
+ * and is a tf_print event of the running cell, as an eager tf.print is. */
 static void
 eager_print(const char *text, size_t len, bool to_stderr, void *user)
 {
+  TfState *st = user;
   PyObject *type, *value, *tb;
   PyErr_Fetch(&type, &value, &tb);
   PyObject *file = PySys_GetObject(to_stderr ? "stderr" : "stdout"); /* borrowed */
@@ -955,6 +979,12 @@ eager_print(const char *text, size_t len, bool to_stderr, void *user)
   Py_XDECREF(s);
   PyErr_Clear(); /* a failing sys.stdout loses the text, as print() to it would */
   PyErr_Restore(type, value, tb);
+  if (tr_event_bus_wants(st->bus, TR_EVENT_TF_PRINT)) {
+    TrEvent *ev = tr_event_new(TR_EVENT_TF_PRINT);
+    ev->cell = st->cell;
+    ev->text = g_strndup(text, len);
+    tr_event_bus_emit(st->bus, ev);
+  }
 }
 
 static PyObject *
@@ -1015,7 +1045,7 @@ eager_next(TfState *st, TfIterator *it)
   TrTensor **out = g_new0(TrTensor *, MAX(d->n, 1));
   bool end = false;
   GError *error = NULL;
-  TrRunContext ctx = {eager_print, NULL};
+  TrRunContext ctx = {eager_print, st};
   PyObject *r = NULL;
   if (!tr_iterator_next(ti, out, &end, &ctx, &error))
     tf_raise_any(st, error);

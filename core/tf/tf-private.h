@@ -385,7 +385,8 @@ TrTraceType *tf_data_trace_type(TfState *st, PyObject *v);
 PyObject *tf_data_placeholder(TfState *st, TrGraph *g, PyObject *v, const char *name);
 bool tf_data_operand(TfState *st, PyObject *v, TfOperand *out);
 /* The loop source of `for x in dataset` inside a trace (MakeIterator, then
- * IteratorGetNextAsOptional in a While). Fills `source` and `*data` (freed by source->free). */
+ * IteratorGetNextAsOptional in a While). `dataset` may also be a tf.data iterator: the loop then
+ * advances that iterator. Fills `source` and `*data` (freed by source->free). */
 bool tf_dataset_loop_source(TfState *st, PyObject *dataset, TfLoopSource *source, void **data);
 
 int tf_tensorarray_init(PyObject *module, TfState *st);

@@ -86,6 +86,23 @@ ta_alloc_like(TfState *st, const TfTensorArray *like)
   return ta;
 }
 
+/* The most slots an eager TensorArray holds: its slot table is allocated (and zeroed) at once,
+ * so a size or index from a typo must fail rather than exhaust the machine. */
+enum { TA_MAX_SLOTS = 1 << 26 };
+
+/* Whether an eager array may hold n slots; ResourceExhaustedError otherwise. */
+static bool
+check_slots(TfState *st, int64_t n)
+{
+  if (n <= TA_MAX_SLOTS)
+    return true;
+  tf_raise_error(st, g_error_new(TR_ERROR, TR_ERROR_RESOURCE_EXHAUSTED,
+                                 "OOM when allocating a TensorArray of %" G_GINT64_FORMAT
+                                 " elements (at most %d)",
+                                 n, TA_MAX_SLOTS));
+  return false;
+}
+
 static void
 ta_make_eager(TfTensorArray *ta, int64_t n)
 {
@@ -246,6 +263,8 @@ ta_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
       PyErr_Format(PyExc_ValueError, "Size must be non-negative, got %lld", (long long)n);
       ok = false;
     }
+    if (ok && !check_slots(st, n))
+      ok = false;
     if (ok) {
       ta->size = n;
       ta_make_eager(ta, n);
@@ -362,10 +381,8 @@ eager_write(TfState *st, PyObject *self, int64_t index, PyObject *value)
                                       " but array is not resizeable and size is: %" G_GINT64_FORMAT
                                       " ",
                                       index, size));
-  if (index >= G_MAXUINT - 1)
-    return raise_code(
-        st, TR_ERROR_RESOURCE_EXHAUSTED,
-        g_strdup_printf("TensorArray index %" G_GINT64_FORMAT " is too large", index));
+  if (!check_slots(st, index + 1))
+    return NULL;
   TrTensor *t = eager_value(st, ta, value);
   if (!t)
     return NULL;
@@ -499,7 +516,7 @@ eager_unstack(TfState *st, PyObject *self, PyObject *value)
                         "Cannot unstack %lld tensors into a TensorArray of static size %u ",
                         (long long)n, ta->items->len);
   TrShape row = tr_shape_make(t->shape.rank - 1, t->shape.dims + 1);
-  if (!check_element_shape(ta, &row, true))
+  if (!check_slots(st, n) || !check_element_shape(ta, &row, true))
     return NULL;
   g_ptr_array_set_size(ta->items, 0);
   g_ptr_array_set_size(ta->items, (guint)n);
