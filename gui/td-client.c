@@ -38,7 +38,7 @@
 #include <unistd.h>
 #include <zmq.h>
 
-G_DEFINE_QUARK(td - client - error - quark, td_client_error)
+G_DEFINE_QUARK(td-client-error-quark, td_client_error);
 
 /* How often the attach worker wakes up to retry and check liveness. */
 #define TICK_MS 100

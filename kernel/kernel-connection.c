@@ -9,7 +9,7 @@
 #include <errno.h>
 #include <string.h>
 
-G_DEFINE_QUARK(tk - error - quark, tk_error)
+G_DEFINE_QUARK(tk-error-quark, tk_error);
 
 /* The connection file's key of each channel's port, in TkChannel order. */
 static const struct {

@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-G_DEFINE_QUARK(tr - graph - error - quark, tr_graph_error)
+G_DEFINE_QUARK(tr-graph-error-quark, tr_graph_error);
 
 /* ---- arena --------------------------------------------------------------------------------- */
 

@@ -4,7 +4,7 @@
 
 #include <jansson.h>
 
-G_DEFINE_QUARK(lang - notebook - error - quark, lang_notebook_error)
+G_DEFINE_QUARK(lang-notebook-error-quark, lang_notebook_error);
 
 /* A cell's source: a string or a list of lines. Transfer full. */
 static char *

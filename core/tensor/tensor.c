@@ -217,7 +217,7 @@ tr_shape_contiguous_strides(const TrShape *shape, int64_t *strides)
 
 /* ---- errors ---------------------------------------------------------------------------- */
 
-G_DEFINE_QUARK(trellis - tensor - error - quark, tr_error)
+G_DEFINE_QUARK(trellis-tensor-error-quark, tr_error);
 
 void
 tr_set_op_error(GError **error, TrErrorCode code, const char *op_type, const char *fmt, ...)

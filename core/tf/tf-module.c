@@ -105,18 +105,12 @@ static const struct {
   int (*init)(PyObject *module, TfState *st);
   void (*clear)(TfState *st);
 } parts[] = {
-    {tf_dtype_init, tf_dtype_clear},
-    {tf_tensor_init, tf_tensor_clear},
-    {tf_graph_init, tf_graph_clear},
-    {tf_ops_init, tf_ops_clear},
-    {tf_variable_init, tf_variable_clear},
-    {tf_function_init, tf_function_clear},
-    {tf_control_init, tf_control_clear},
-    {tf_autograph_init, tf_autograph_clear},
-    {tf_data_init, tf_data_clear},
-    {tf_tensorarray_init, tf_tensorarray_clear},
-    {tf_gradient_init, tf_gradient_clear},
-    {tf_keras_init, tf_keras_clear},
+    {tf_dtype_init, tf_dtype_clear},       {tf_tensor_init, tf_tensor_clear},
+    {tf_graph_init, tf_graph_clear},       {tf_ops_init, tf_ops_clear},
+    {tf_variable_init, tf_variable_clear}, {tf_function_init, tf_function_clear},
+    {tf_control_init, tf_control_clear},   {tf_autograph_init, tf_autograph_clear},
+    {tf_data_init, tf_data_clear},         {tf_tensorarray_init, tf_tensorarray_clear},
+    {tf_gradient_init, tf_gradient_clear}, {tf_keras_init, tf_keras_clear},
 };
 
 /* A submodule `tensorflow.NAME`, set as the module's attribute and in sys.modules. Returns it
@@ -166,9 +160,8 @@ add_submodules(PyObject *module, TfState *st)
       return -1;
     *(PyObject **)((char *)st + subs[i].offset) = sub;
   }
-  st->mod_autograph_experimental = add_submodule(st->mod_autograph,
-                                                 "tensorflow.autograph.experimental",
-                                                 "experimental", NULL);
+  st->mod_autograph_experimental =
+      add_submodule(st->mod_autograph, "tensorflow.autograph.experimental", "experimental", NULL);
   return st->mod_autograph_experimental ? 0 : -1;
 }
 
@@ -213,6 +206,9 @@ PyInit_tensorflow(void)
   memset(st, 0, sizeof *st);
   st->module = module;
   st->bus = tr_event_bus_new();
+  /* Nobody reads a history here: a host that wants one brings its own bus. Keeping every
+   * event would make each cached call allocate and the process grow without bound. */
+  tr_event_bus_set_history_limit(st->bus, 0);
   st->registry = tr_fn_registry_new(st->bus);
   if (PyModule_AddStringConstant(module, "__version__", "2.15.0") < 0 ||
       add_submodules(module, st) < 0)

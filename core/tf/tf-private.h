@@ -112,7 +112,10 @@ typedef struct {
 
   /* tf-control.c and tf-autograph.c */
   PyObject *ag_operators; /* the `ag__` namespace converted code calls (owned) */
-  PyObject *ag_cache;     /* conversions per function object (owned) */
+  PyObject *ag_cache;     /* original code -> converted code, or None: run as is (owned) */
+  PyObject *ag_library_prefixes;          /* paths of code never converted (owned) */
+  PyTypeObject *AgUndefined;              /* ag__.Undefined: a name not bound yet */
+  PyTypeObject *AgUndefinedReturnValue;   /* ag__.UndefinedReturnValue: no return ran yet */
 
   /* tf-data.c */
   PyTypeObject *Dataset;
@@ -382,7 +385,8 @@ TrTraceType *tf_data_trace_type(TfState *st, PyObject *v);
 PyObject *tf_data_placeholder(TfState *st, TrGraph *g, PyObject *v, const char *name);
 bool tf_data_operand(TfState *st, PyObject *v, TfOperand *out);
 /* The loop source of `for x in dataset` inside a trace (MakeIterator, then
- * IteratorGetNextAsOptional in a While). Fills `source` and `*data` (freed by source->free). */
+ * IteratorGetNextAsOptional in a While). `dataset` may also be a tf.data iterator: the loop then
+ * advances that iterator. Fills `source` and `*data` (freed by source->free). */
 bool tf_dataset_loop_source(TfState *st, PyObject *dataset, TfLoopSource *source, void **data);
 
 int tf_tensorarray_init(PyObject *module, TfState *st);

@@ -293,7 +293,7 @@ tr_event_from_json(json_t *obj, GError **error)
   return ev;
 }
 
-G_DEFINE_QUARK(tr - events - error - quark, tr_events_error)
+G_DEFINE_QUARK(tr-events-error-quark, tr_events_error);
 
 /* ---- the bus ---- */
 

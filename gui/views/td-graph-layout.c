@@ -33,7 +33,7 @@ struct _TdGraphLayout {
   double seconds;   /* time in Graphviz */
 };
 
-G_DEFINE_QUARK(td - graph - layout - error - quark, td_graph_layout_error)
+G_DEFINE_QUARK(td-graph-layout-error-quark, td_graph_layout_error);
 
 /* Titles of a control-flow node's child graphs, by op and child index. */
 static const struct {

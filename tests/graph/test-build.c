@@ -366,9 +366,18 @@ test_children_for_control_flow(void)
   g_assert_true(tr_graph_parent(branch) == g);
 }
 
+/* Error domains are named as written: the formatter once spaced G_DEFINE_QUARK's argument. */
+static void
+test_error_domain_names(void)
+{
+  g_assert_cmpstr(g_quark_to_string(TR_ERROR), ==, "trellis-tensor-error-quark");
+  g_assert_cmpstr(g_quark_to_string(TR_GRAPH_ERROR), ==, "tr-graph-error-quark");
+}
+
 void
 tg_add_build_tests(void)
 {
+  g_test_add_func("/graph/errors/domain-names", test_error_domain_names);
   g_test_add_func("/graph/naming/add-then-add_1", test_add_then_add_1);
   g_test_add_func("/graph/naming/case-insensitive", test_names_case_insensitive);
   g_test_add_func("/graph/naming/skip-taken-suffix", test_names_skip_taken_suffix);
