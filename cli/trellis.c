@@ -13,6 +13,10 @@
  * notebook's code cells and the prompt's units are numbered from 1. --report, --events and
  * --perfetto collect that stream from its first event and write it when the program ends, also
  * when it raised (its exit status is kept).
+ *
+ * Python is Debian's CPython embedded through core/py, on the real file descriptors (no
+ * capture): sys.path[0], tracebacks, SystemExit and Ctrl-C behave as under python3, and a
+ * notebook cell's or prompt unit's value is shown by sys.displayhook (its repr).
  */
 #include "tf.h"
 #include "tp.h"
