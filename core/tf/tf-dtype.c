@@ -33,6 +33,13 @@ dtype_repr(PyObject *self)
   return PyUnicode_FromFormat("tf.%s", tr_dtype_name(dtype_of(self)));
 }
 
+/* str(): TensorFlow's DType.__str__, "<dtype: 'float32'>" (print(t.dtype) shows it). */
+static PyObject *
+dtype_str(PyObject *self)
+{
+  return PyUnicode_FromFormat("<dtype: '%s'>", tr_dtype_name(dtype_of(self)));
+}
+
 static PyObject *
 dtype_get_name(PyObject *self, void *closure)
 {
@@ -127,7 +134,7 @@ static PyGetSetDef dtype_getset[] = {
 
 static PyType_Slot dtype_slots[] = {
     {Py_tp_repr, dtype_repr},
-    {Py_tp_str, dtype_repr},
+    {Py_tp_str, dtype_str},
     {Py_tp_hash, dtype_hash},
     {Py_tp_richcompare, dtype_richcompare},
     {Py_tp_getset, dtype_getset},

@@ -65,7 +65,7 @@ except BufferError as e:
 # tf.Tensor(
 # [[0 1 2]
 #  [3 4 5]], shape=(2, 3), dtype=int64)
-# tf.float64 tf.float32 tf.float32 tf.int32
+# <dtype: 'float64'> <dtype: 'float32'> <dtype: 'float32'> <dtype: 'int32'>
 # tf.Tensor(2.0, shape=(), dtype=float64) tf.Tensor(7, shape=(), dtype=int32)
 # tf.Tensor([ True False], shape=(2,), dtype=bool)
 # tf.Tensor([b'x' b'yz'], shape=(2,), dtype=string) tf.Tensor([b'a' b'bc'], shape=(2,), dtype=string)
@@ -87,8 +87,8 @@ except BufferError as e:
 # tf.Tensor([2. 4.], shape=(2,), dtype=float32)
 # tf.Tensor([2. 4.], shape=(2,), dtype=float32)
 # tf.Tensor([3 4], shape=(2,), dtype=int32)
-# tf.Tensor([1. 2.], shape=(2,), dtype=float32) tf.int64
-# True tf.float64 tf.int32 <class 'numpy.float32'>
+# tf.Tensor([1. 2.], shape=(2,), dtype=float32) <dtype: 'int64'>
+# True <dtype: 'float64'> <dtype: 'int32'> <class 'numpy.float32'>
 # ndarray float32 (2, 2) True
 # [[9.0, 2.0], [3.0, 4.0]] 1.0
 # float32 2.5

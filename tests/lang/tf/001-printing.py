@@ -29,5 +29,5 @@ print(tf.float32.name, tf.string.name)
 # tf.Tensor(
 # [[1.5 2. ]
 #  [3.  4. ]], shape=(2, 2), dtype=float32)
-# tf.float32 tf.float64 tf.int32 tf.int64 tf.bool tf.string
+# <dtype: 'float32'> <dtype: 'float64'> <dtype: 'int32'> <dtype: 'int64'> <dtype: 'bool'> <dtype: 'string'>
 # float32 string

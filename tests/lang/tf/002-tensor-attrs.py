@@ -21,7 +21,7 @@ if tf.constant(3) > 2:
 # expect-output:
 # (2, 3) TensorShape([2, 3]) [2, 3] 2 2 3 2
 # True True True (3,)
-# tf.int32 2 2
+# <dtype: 'int32'> 2 2
 # [[1 2 3]
 #  [4 5 6]]
 # array([[1, 2, 3],

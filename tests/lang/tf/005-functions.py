@@ -133,8 +133,8 @@ print(tf.random.uniform([3], maxval=10, dtype=tf.int32).dtype)
 #   [[4.]
 #    [4.]]]], shape=(1, 2, 2, 1), dtype=float32)
 # (1, 3, 3, 1)
-# (2, 3) tf.float32
+# (2, 3) <dtype: 'float32'>
 # True True
 # False
 # True
-# tf.int32
+# <dtype: 'int32'>

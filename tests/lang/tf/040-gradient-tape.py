@@ -158,6 +158,6 @@ except ValueError as e:
 # tf.Tensor(6.0, shape=(), dtype=float32)
 # tf.Tensor(4.0, shape=(), dtype=float32)
 # tf.Tensor(27.0, shape=(), dtype=float32) tf.Tensor(18.0, shape=(), dtype=float32)
-# tf.float64 (3,) True
+# <dtype: 'float64'> (3,) True
 # ValueError: Tape is still recording, This can happen if you try to re-enter an already-active tape.
 # ValueError: Passed in object x of type 'str', not tf.Tensor or tf.Variable or ExtensionType.

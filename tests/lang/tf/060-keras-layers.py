@@ -140,7 +140,7 @@ print(len(block.trainable_weights), len(block.non_trainable_weights), block.coun
 
 # expect-output:
 # dense False [] False
-# (2, 3) tf.float32 True ['dense/kernel:0', 'dense/bias:0'] (4, 3) (3,)
+# (2, 3) <dtype: 'float32'> True ['dense/kernel:0', 'dense/bias:0'] (4, 3) (3,)
 # True True 15
 # dense_1 conv2d conv2d_1
 # 2 2 []
@@ -167,7 +167,7 @@ print(len(block.trainable_weights), len(block.non_trainable_weights), block.coun
 # [[0.]
 #  [0.]], shape=(2, 1), dtype=float32)
 # (2, 3, 2)
-# tf.float32
+# <dtype: 'float32'>
 # tf.Tensor(
 # [[11. 15. 19.]
 #  [27. 31. 35.]
