@@ -1,6 +1,6 @@
 #!/usr/bin/python3
-"""Runs the `tensorflow` module's programs (tests/tf/NNN-topic.py, and by default also the old
-engine's tests/lang/tf/NNN-topic.py) and compares what they print with their expectation.
+"""Runs the `tensorflow` module's programs (tests/tf/NNN-topic.py) and compares what they print
+with their expectation.
 
 usage: run-tf.py (--python /usr/bin/python3 --pythonpath DIR | --trellis PATH) [-v] [FILES...]
 
@@ -25,7 +25,7 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_DIRS = [HERE, os.path.join(os.path.dirname(HERE), "lang", "tf")]
+DEFAULT_DIRS = [HERE]
 
 
 def parse_expectation(path):
