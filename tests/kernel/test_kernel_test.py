@@ -29,7 +29,8 @@ class TrellisKernelTests(jkt.KernelTests):
     code_stderr = "import sys; print('test', file=sys.stderr)"
     completion_samples = [
         {"text": "zi", "matches": {"zip"}},
-        {"text": "import sys; sys.std", "matches": {"stderr", "stdout"}},
+        {"text": "import sys; sys.std",
+         "matches": {"stderr", "stdin", "stdlib_module_names", "stdout"}},
         {"text": "import math; math.fl", "matches": {"floor"}},
         {"text": "whi", "matches": {"while"}},
         {"text": "from math import sq", "matches": {"sqrt"}},
