@@ -14,72 +14,27 @@
  * --perfetto collect that stream from its first event and write it when the program ends, also
  * when it raised (its exit status is kept).
  */
-#include "lang-compile.h"
-#include "lang-interp.h"
-#include "lang-parser.h"
-#include "lang-runtime.h"
-#include "lang-tf.h"
+#include "tf.h"
+#include "tp.h"
 #include "tr-report.h"
 
 #include <glib/gstdio.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-/* The exit status for an exception that escaped: SystemExit's code, else 1 with a traceback. */
-static int
-report_uncaught(LangState *L)
-{
-  if (lang_exc_matches(L, &lang_exc_SystemExit)) {
-    LangValue exc = lang_exc_fetch(L);
-    LangValue code = lang_getattr_cstr(L, exc, "code");
-    int status = 0;
-    if (code.tag == LANG_TAG_INT)
-      status = (int)code.i;
-    else if (code.tag != LANG_TAG_NONE && !lang_is_exc(code)) {
-      LangValue text = lang_str(L, code);
-      if (lang_is_str(text)) {
-        lang_write_err(L, lang_str_data(text.o), (size_t)lang_str_size(text.o));
-        lang_write_err(L, "\n", 1);
-      }
-      lang_decref(text);
-      status = 1;
-    }
-    lang_exc_clear(L);
-    lang_decref(code);
-    lang_decref(exc);
-    return status;
-  }
-  lang_exc_print(L);
-  return 1;
-}
-
-static void
-print_result(LangState *L, LangValue result)
-{
-  if (result.tag == LANG_TAG_UNSET || result.tag == LANG_TAG_NONE)
-    return;
-  LangValue text = lang_repr(L, result);
-  if (lang_is_exc(text)) {
-    lang_exc_print(L);
-    return;
-  }
-  lang_write_out(L, lang_str_data(text.o), (size_t)lang_str_size(text.o));
-  lang_write_out(L, "\n", 1);
-  lang_decref(text);
-}
-
 /* A script or -c: the session's one cell. */
 static int
-run_source(LangInterp *interp, const char *source, gssize len, const char *filename)
+run_source(TpInterp *tp, const char *source, gssize len, const char *filename, TpRunFlags flags)
 {
-  if (lang_interp_run_cell(interp, source, len, filename, 1, 0, NULL))
+  if (tp_run_cell(tp, source, len, filename, 1, flags))
     return 0;
-  return report_uncaught(lang_interp_state(interp));
+  return tp_report_uncaught();
 }
 
 static int
-run_file(LangInterp *interp, const char *path)
+run_file(TpInterp *tp, const char *path)
 {
   g_autofree char *text = NULL;
   gsize len = 0;
@@ -89,116 +44,145 @@ run_file(LangInterp *interp, const char *path)
     return 2;
   }
   g_autofree char *absolute = g_canonicalize_filename(path, NULL);
-  return run_source(interp, text, (gssize)len, absolute);
+  return run_source(tp, text, (gssize)len, absolute, TP_RUN_SET_FILE);
 }
 
 static int
-run_notebook(LangInterp *interp, const char *path)
+run_notebook(TpInterp *tp, GPtrArray *cells)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) cells = lang_notebook_code_cells(path, &error);
-  if (!cells) {
-    fprintf(stderr, "trellis: can't read notebook '%s': %s\n", path, error->message);
-    return 2;
-  }
-  LangState *L = lang_interp_state(interp);
   int status = 0;
   for (guint i = 0; i < cells->len; i++) {
     const char *source = cells->pdata[i];
     int n = (int)i + 1;
     g_autofree char *name = g_strdup_printf("<cell %d>", n);
-    LangValue result = LANG_UNSET;
-    lang_interp_cell_begin(interp, n, source, -1);
-    bool ok = lang_interp_run(interp, source, -1, name, LANG_COMPILE_RESULT, &result);
-    if (ok)
-      print_result(L, result);
-    lang_decref(result);
-    lang_interp_cell_end(interp, ok);
-    if (ok)
+    if (tp_run_cell(tp, source, -1, name, n, TP_RUN_DISPLAY))
       continue;
-    status = report_uncaught(L);
+    status = tp_report_uncaught();
     if (status != 0)
       break;
   }
   return status;
 }
 
-/* The prompt: lines accumulate until the parser says the unit is complete. */
-static int
-run_prompt(LangInterp *interp)
+/* ---- the prompt ------------------------------------------------------------------------------ */
+
+/* One line from input(prompt) (new reference), or NULL with EOFError / KeyboardInterrupt or
+ * another exception pending. */
+static PyObject *
+read_line(const char *prompt)
 {
-  LangState *L = lang_interp_state(interp);
-  bool tty = isatty(STDIN_FILENO);
-  GString *unit = g_string_new(NULL);
-  int n = 0;
-  char line[8192];
-  for (;;) {
-    if (tty) {
-      fputs(unit->len ? "... " : ">>> ", stdout);
-      fflush(stdout);
-    }
-    if (!fgets(line, sizeof line, stdin))
-      break;
-    g_string_append(unit, line);
-    int indent = 0;
-    LangCompleteness done = lang_parse_is_complete(unit->str, (gssize)unit->len, &indent);
-    if (done == LANG_INCOMPLETE)
-      continue;
-    g_autofree char *name = g_strdup_printf("<stdin-%d>", ++n);
-    LangValue result = LANG_UNSET;
-    lang_interp_cell_begin(interp, n, unit->str, (gssize)unit->len);
-    bool ok =
-        lang_interp_run(interp, unit->str, (gssize)unit->len, name, LANG_COMPILE_RESULT, &result);
-    if (ok)
-      print_result(L, result);
-    lang_decref(result);
-    lang_interp_cell_end(interp, ok);
-    if (!ok && lang_exc_matches(L, &lang_exc_SystemExit)) {
-      g_string_free(unit, TRUE);
-      return report_uncaught(L);
-    }
-    if (!ok)
-      lang_exc_print(L);
-    g_string_truncate(unit, 0);
+  PyObject *input = PyDict_GetItemString(PyEval_GetBuiltins(), "input"); /* borrowed */
+  if (!input) {
+    PyErr_SetString(PyExc_RuntimeError, "lost builtins.input");
+    return NULL;
   }
-  if (tty)
-    fputc('\n', stdout);
-  g_string_free(unit, TRUE);
-  return 0;
+  return PyObject_CallFunction(input, "s", prompt);
 }
 
-/* --dis FILE: the bytecode of every code object, for debugging the compiler. */
-static void
-disassemble(LangCode *code)
-{
-  g_autofree char *text = lang_code_disassemble(code);
-  printf("== %s (stack %d, locals %d, cells %d, free %d)\n%s", lang_str_data(code->qualname),
-         code->stacksize, code->n_locals, code->n_cells, code->n_free, text);
-  for (int i = 0; i < code->n_consts; i++)
-    if (lang_is_type(code->consts[i], &lang_code_type))
-      disassemble((LangCode *)code->consts[i].o);
-}
-
+/* What codeop says of the unit so far: 1 complete, 0 it needs more lines, -1 it can't compile
+ * (the error is pending). */
 static int
-run_disassembler(LangInterp *interp, const char *path)
+unit_complete(PyObject *compile_command, PyObject *source, const char *filename)
 {
-  g_autofree char *text = NULL;
-  if (!g_file_get_contents(path, &text, NULL, NULL))
-    return 2;
-  LangState *L = lang_interp_state(interp);
-  LangValue code = lang_compile_source(L, text, -1, path, 0);
-  if (lang_is_exc(code))
-    return report_uncaught(L);
-  disassemble((LangCode *)code.o);
-  lang_decref(code);
-  return 0;
+  PyObject *code = PyObject_CallFunction(compile_command, "Oss", source, filename, "single");
+  if (!code)
+    return -1;
+  int complete = code != Py_None;
+  Py_DECREF(code);
+  return complete;
+}
+
+/* Prints a KeyboardInterrupt at the prompt as CPython's does, and forgets it. */
+static void
+report_prompt_interrupt(void)
+{
+  PyErr_Clear();
+  PyObject *err = PySys_GetObject("stderr"); /* borrowed */
+  if (err && PyFile_WriteString("\nKeyboardInterrupt\n", err) < 0)
+    PyErr_Clear();
+}
+
+/* Line editing and history as python3's prompt has them (site's sys.__interactivehook__). */
+static void
+enable_line_editing(void)
+{
+  PyObject *hook = PySys_GetObject("__interactivehook__"); /* borrowed */
+  PyObject *r = hook ? PyObject_CallNoArgs(hook) : NULL;   /* owned */
+  if (!r)
+    PyErr_Clear();
+  Py_XDECREF(r);
+}
+
+/* The prompt, as code.InteractiveConsole: lines accumulate until codeop says the unit is
+ * complete; each unit is a cell, its last expression shown. Returns the exit status. */
+static int
+run_prompt(TpInterp *tp)
+{
+  bool tty = isatty(STDIN_FILENO);
+  if (tty)
+    enable_line_editing();
+  PyObject *codeop = PyImport_ImportModule("codeop"); /* owned */
+  PyObject *compile_command =                         /* owned */
+      codeop ? PyObject_GetAttrString(codeop, "compile_command") : NULL;
+  Py_XDECREF(codeop);
+  if (!compile_command)
+    return tp_report_uncaught();
+  PyObject *lines = PyList_New(0);                /* owned: the unit's lines so far */
+  PyObject *newline = PyUnicode_FromString("\n"); /* owned */
+  int n = 0, status = 0;
+  for (;;) {
+    PyObject *line = read_line(!tty ? "" : PyList_GET_SIZE(lines) ? "... " : ">>> ");
+    if (!line && PyErr_ExceptionMatches(PyExc_EOFError)) {
+      PyErr_Clear();
+      break;
+    }
+    if (!line && PyErr_ExceptionMatches(PyExc_KeyboardInterrupt)) {
+      report_prompt_interrupt();
+      PyList_SetSlice(lines, 0, PyList_GET_SIZE(lines), NULL);
+      continue;
+    }
+    if (!line || PyList_Append(lines, line) < 0) {
+      Py_XDECREF(line);
+      status = tp_report_uncaught();
+      break;
+    }
+    Py_DECREF(line);
+    PyObject *source = PyUnicode_Join(newline, lines); /* owned */
+    g_autofree char *name = g_strdup_printf("<stdin-%d>", n + 1);
+    int complete = source ? unit_complete(compile_command, source, name) : -1;
+    if (complete == 0) {
+      Py_DECREF(source);
+      continue;
+    }
+    PyList_SetSlice(lines, 0, PyList_GET_SIZE(lines), NULL);
+    if (complete < 0) {
+      Py_XDECREF(source);
+      tp_report_uncaught(); /* a SyntaxError: the prompt goes on */
+      continue;
+    }
+    g_autofree char *text = g_strconcat(PyUnicode_AsUTF8(source), "\n", NULL);
+    Py_DECREF(source);
+    n++;
+    if (tp_run_cell(tp, text, -1, name, n, TP_RUN_DISPLAY))
+      continue;
+    if (PyErr_ExceptionMatches(PyExc_SystemExit)) {
+      status = tp_report_uncaught();
+      break;
+    }
+    tp_report_uncaught();
+  }
+  if (tty && status == 0 && !PyErr_Occurred())
+    fputc('\n', stdout);
+  Py_DECREF(newline);
+  Py_DECREF(lines);
+  Py_DECREF(compile_command);
+  return status;
 }
 
 /* ---- options and the event stream --------------------------------------------------------- */
 
 typedef struct {
   char *code;      /* -c CODE */
-  char *dis;       /* --dis FILE */
   gboolean eager;  /* --eager */
   gboolean report; /* --report */
   char *events;    /* --events FILE.jsonl */
@@ -224,8 +208,6 @@ static const GOptionEntry option_entries[] = {
     {"perfetto", 0, G_OPTION_FLAG_NONE, G_OPTION_ARG_FILENAME, &options.perfetto,
      "At exit, write the events as a Chrome/Perfetto trace (ui.perfetto.dev, chrome://tracing)",
      "FILE.json"},
-    {"dis", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &options.dis,
-     "Print the bytecode of FILE.py and exit", "FILE.py"},
     G_OPTION_ENTRY_NULL,
 };
 
@@ -312,16 +294,35 @@ write_outputs(GPtrArray *events)
   return ok;
 }
 
+/* The program to run, decided before Python starts (sys.argv and sys.path[0] depend on it). */
+typedef struct {
+  const char *script;  /* FILE.py, or NULL */
+  GPtrArray *notebook; /* FILE.ipynb's code cells, or NULL */
+} Program;
+
 static int
-run(LangInterp *interp, int argc, char **argv, int program)
+run(TpInterp *tp, const Program *prog)
 {
   if (options.code)
-    return run_source(interp, options.code, -1, "<string>");
-  if (program < argc && g_str_has_suffix(argv[program], ".ipynb"))
-    return run_notebook(interp, argv[program]);
-  if (program < argc)
-    return run_file(interp, argv[program]);
-  return run_prompt(interp);
+    return run_source(tp, options.code, -1, "<string>", TP_RUN_EXEC);
+  if (prog->notebook)
+    return run_notebook(tp, prog->notebook);
+  if (prog->script)
+    return run_file(tp, prog->script);
+  return run_prompt(tp);
+}
+
+/* sys.path[0] as CPython sets it: the script's directory, symbolic links resolved; the current
+ * directory ("") for -c and the prompt. Transfer full. */
+static char *
+first_path(const char *file)
+{
+  if (!file)
+    return g_strdup("");
+  g_autofree char *real = realpath(file, NULL);
+  if (!real)
+    real = g_canonicalize_filename(file, NULL);
+  return g_path_get_dirname(real);
 }
 
 int
@@ -349,15 +350,23 @@ main(int argc, char **argv)
     fprintf(stderr, "trellis: %s\n(see trellis --help)\n", error->message);
     return 2;
   }
-  if (options.dis) {
-    LangInterp *interp = lang_interp_new(NULL);
-    int status = run_disassembler(interp, options.dis);
-    lang_interp_free(interp);
-    return status;
-  }
   if ((options.events && !check_writable("--events", options.events)) ||
       (options.perfetto && !check_writable("--perfetto", options.perfetto)))
     return 2;
+
+  Program prog = {0};
+  g_autoptr(GPtrArray) notebook = NULL;
+  if (!options.code && program < argc) {
+    prog.script = argv[program];
+    if (g_str_has_suffix(prog.script, ".ipynb")) {
+      notebook = tp_notebook_code_cells(prog.script, &error);
+      if (!notebook) {
+        fprintf(stderr, "trellis: can't read notebook '%s': %s\n", prog.script, error->message);
+        return 2;
+      }
+      prog.notebook = notebook;
+    }
+  }
 
   g_autoptr(GPtrArray) args = g_ptr_array_new();
   if (options.code)
@@ -368,18 +377,28 @@ main(int argc, char **argv)
     g_ptr_array_add(args, "");
   g_ptr_array_add(args, NULL);
 
-  LangInterp *interp = lang_interp_new((const char *const *)args->pdata);
-  LangState *L = lang_interp_state(interp);
+  g_autofree char *path0 = first_path(prog.script);
+  TpConfig config = {
+      .argv = (const char *const *)args->pdata,
+      .path0 = path0,
+      .handle_sigint = true,
+  };
+  TpInterp *tp = tp_interp_new(&config, &error);
+  if (!tp) {
+    fprintf(stderr, "trellis: %s\n", error->message);
+    return 1;
+  }
   g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func((GDestroyNotify)tr_event_unref);
   if (options.report || options.events || options.perfetto)
-    tr_event_bus_subscribe(lang_tf_event_bus(L), collect_event, events, NULL, true);
+    tr_event_bus_subscribe(tp_interp_event_bus(tp), collect_event, events, NULL, true);
   if (options.eager)
-    tr_fn_registry_set_run_eagerly(lang_tf_registry(L), true);
-  int status = run(interp, argc, argv, program);
-  fflush(stdout);
+    tr_fn_registry_set_run_eagerly(tf_module_get_registry(tp_interp_tf(tp)), true);
+  int status = run(tp, &prog);
+  /* Python's buffered streams first, so that the report comes after the program's output. */
+  tp_flush_std_streams();
   if (!write_outputs(events) && status == 0)
     status = 1;
   fflush(stdout);
-  lang_interp_free(interp);
-  return status;
+  int end = tp_interp_free(tp);
+  return status == 0 ? end : status;
 }

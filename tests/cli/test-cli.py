@@ -47,7 +47,7 @@ with tempfile.TemporaryDirectory() as tmp:
     check("notebook-cells", [nb], "cell one\n42\n")
 
     check("help-signature-and-doc", ["-c", "def f(a, b=2):\n    'Adds.'\nhelp(f)"],
-          "Help on function f:\n\nf(a, b=2)\n    Adds.\n")
+          "Help on function f in module __main__:\n\nf(a, b=2)\n    Adds.\n\n")
 
     prompt = "def f(n):\n    return n * 2\n\nf(21)\nfor i in range(2):\n    print(i)\n\n"
     check("prompt-continuation", [], "42\n0\n1\n", stdin=prompt)
