@@ -225,6 +225,13 @@ reshape_target(const TrShape *x, const TrAttrs *attrs, TrShape *out, GError **er
       return false;
     } else if (size == 0) {
       sizes_have_zero = true;
+    } else if (known_product > G_MAXINT64 / size) {
+      /* the product of [2**62, 2**62] would wrap around to 0 and pass for an empty input */
+      tr_set_op_error(error, TR_ERROR_INVALID_ARGUMENT, type,
+                      "Encountered overflow when multiplying %" G_GINT64_FORMAT
+                      " with %" G_GINT64_FORMAT ", result: -1",
+                      known_product, size);
+      return false;
     } else {
       known_product *= size;
     }

@@ -710,10 +710,34 @@ tr_tensor_new_uninit(TrDType dtype, const TrShape *shape)
   return tensor_new_on(buffer_or_die(buf, shape), dtype, shape);
 }
 
+/* Whether a shape's element count fits int64; else TensorShape's InvalidArgumentError. A user's
+ * dims (tf.eye(2**32, 2**32)) can each be valid while their product wraps around. */
+static bool
+check_num_elements(const TrShape *shape, GError **error)
+{
+  int64_t n = 1;
+  for (int i = 0; i < shape->rank; i++) {
+    int64_t d = shape->dims[i];
+    if (d == 0)
+      return true;
+    if (d > 0 && n > G_MAXINT64 / d) {
+      g_set_error(error, TR_ERROR, TR_ERROR_INVALID_ARGUMENT,
+                  "Encountered overflow when multiplying %" G_GINT64_FORMAT
+                  " with %" G_GINT64_FORMAT ", result: -1",
+                  n, d);
+      return false;
+    }
+    n *= d;
+  }
+  return true;
+}
+
 TrTensor *
 tr_tensor_try_new_uninit(TrDType dtype, const TrShape *shape, GError **error)
 {
   g_return_val_if_fail(tr_shape_is_fully_defined(shape), NULL);
+  if (!check_num_elements(shape, error))
+    return NULL;
   TrBuffer *buf = tr_buffer_new_uninit(dtype, tr_shape_num_elements(shape));
   if (buf)
     return tensor_new_on(buf, dtype, shape);

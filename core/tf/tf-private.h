@@ -42,8 +42,8 @@ G_BEGIN_DECLS
 typedef struct TfTrace TfTrace;
 typedef struct TfTape TfTape;
 
-/* tf.errors classes; OpError derives from Exception, the others from OpError (and
- * InvalidArgumentError also from ValueError, as SPEC §2 says). */
+/* tf.errors classes; OpError derives from Exception, the others from OpError only (as in
+ * TensorFlow and the old engine: InvalidArgumentError is not a ValueError). */
 #define TF_ERROR_LIST(X)                                                                           \
   X(INVALID_ARGUMENT, InvalidArgumentError)                                                        \
   X(OUT_OF_RANGE, OutOfRangeError)                                                                 \
@@ -71,14 +71,18 @@ typedef struct {
 
   /* tf-dtype.c */
   PyTypeObject *DType;
-  PyObject *dtypes[TR_N_DTYPES]; /* the DType objects (owned) */
-  PyObject *OpError;             /* tf.errors.OpError (owned) */
-  PyObject *errors[TF_N_ERRORS]; /* its subclasses (owned) */
+  PyObject *dtypes[TR_N_DTYPES];            /* the DType objects (owned) */
+  PyObject *OpError;                        /* tf.errors.OpError (owned) */
+  PyObject *errors[TF_N_ERRORS];            /* its subclasses (owned) */
   PyObject *OperatorNotAllowedInGraphError; /* a TypeError (owned) */
 
   /* tf-tensor.c */
   PyTypeObject *Tensor;
   PyTypeObject *TensorShape;
+  PyTypeObject *TensorIterator; /* iter() of an eager tensor */
+  PyTypeObject *Reference;      /* Tensor.ref(): a hashable key standing for a tensor */
+  PyObject *numpy;              /* the numpy module, once the program or .numpy() loaded it */
+  PyObject *np_ndarray, *np_generic, *np_array; /* numpy.ndarray, .generic, .array (owned) */
 
   /* tf-graph.c and tf-function.c: traces and events */
   TfTrace *trace;           /* innermost trace in progress; NULL while eager (also in init_scope) */
@@ -117,10 +121,13 @@ typedef struct {
 
   /* tf-gradient.c */
   PyTypeObject *GradientTape;
-  TfTape *tapes; /* GradientTapes inside their `with`, innermost first (borrowed) */
+  PyTypeObject *StopRecording; /* what GradientTape.stop_recording() returns */
+  TfTape *tapes; /* GradientTapes inside their `with`, innermost first (each holds a reference
+                  * to itself while on the list) */
 
   /* tf-keras.c */
-  PyObject *keras; /* the tensorflow.keras module (owned) */
+  PyObject *keras;   /* the tensorflow.keras module (owned) */
+  bool keras_loaded; /* py/keras.py has run (or is running) in it */
 } TfState;
 
 /* The state of the imported module of this interpreter (never NULL once imported). */
@@ -146,15 +153,21 @@ PyObject *tf_raise_any(TfState *st, GError *error);
 /* ---- tf-tensor.c: tensor objects --------------------------------------------------------- */
 
 typedef struct {
-  PyObject_HEAD
-  TrTensor *value; /* eager value (owned); NULL for a symbolic tensor */
-  TrGraph *graph;  /* symbolic: the graph it belongs to (owned reference); else NULL */
-  TrOutput out;    /* symbolic: the node output it names */
+  PyObject_HEAD TrTensor *value; /* eager value (owned); NULL for a symbolic tensor */
+  TrGraph *graph; /* symbolic: the graph it belongs to (owned reference); else NULL */
+  TrOutput out;   /* symbolic: the node output it names */
   PyObject *weakreflist;
 } TfTensor;
 
 int tf_tensor_init(PyObject *module, TfState *st);
 void tf_tensor_clear(TfState *st);
+
+/* The one argument parser of the module's METH_FASTCALL | METH_KEYWORDS functions: `names` is
+ * NULL-terminated, the first `n_required` are required; out[i] receives argument i (borrowed)
+ * or NULL when it was not given. False with CPython's TypeError texts ("constant() missing
+ * required argument 'value' (pos 1)"). */
+bool tf_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                   const char *const *names, int n_required, PyObject **out);
 
 static inline bool
 tf_is_tensor(TfState *st, PyObject *v)
@@ -209,6 +222,8 @@ bool tf_shape_of(TfState *st, PyObject *v, TrShape *out);
 bool tf_shape_arg(TfState *st, PyObject *v, TrShape *out);
 /* A new TensorShape object. */
 PyObject *tf_shape_new(TfState *st, const TrShape *shape);
+/* x.ref(): TensorFlow's Reference to `obj` (a tensor or Variable), hashable by identity. */
+PyObject *tf_reference_new(TfState *st, PyObject *obj);
 
 /* Python's operators on tensors and Variables (either side may be a Python value); `op` is
  * the TrOpId of the binary op (TR_OP_ADD...), `reflected` swaps the operands. */
@@ -295,8 +310,7 @@ void tf_ops_clear(TfState *st);
 /* ---- tf-variable.c -------------------------------------------------------------------------- */
 
 typedef struct {
-  PyObject_HEAD
-  TrVariable *var; /* the shared state (owned reference) */
+  PyObject_HEAD TrVariable *var; /* the shared state (owned reference) */
   PyObject *weakreflist;
 } TfVariable;
 

@@ -182,6 +182,24 @@ test_huge_allocation_is_an_error(void)
       error->message, "OOM when allocating tensor with shape[1099511627776] and type float"));
 }
 
+/* Dims that are each valid but whose product overflows int64 are TensorShape's error, not a
+ * tensor whose element count wrapped around. */
+static void
+test_element_count_overflow_is_an_error(void)
+{
+  g_autoptr(GError) error = NULL;
+  g_assert_null(tr_eye((int64_t)1 << 32, (int64_t)1 << 32, TR_FLOAT32, &error));
+  tt_assert_error(&error, TR_ERROR_INVALID_ARGUMENT,
+                  "Encountered overflow when multiplying 4294967296 with 4294967296, result: -1");
+  TrShape empty = tr_shape_make(1, (int64_t[]){0});
+  g_autoptr(TrTensor) x = tr_tensor_new(TR_FLOAT32, &empty);
+  int64_t huge[2] = {(int64_t)1 << 62, (int64_t)1 << 62};
+  g_assert_null(tr_reshape(x, huge, 2, &error));
+  tt_assert_error(&error, TR_ERROR_INVALID_ARGUMENT,
+                  "Encountered overflow when multiplying 4611686018427387904 with "
+                  "4611686018427387904, result: -1 [Op:Reshape]");
+}
+
 static void
 test_dtype_mismatch_text(void)
 {
@@ -207,6 +225,8 @@ main(int argc, char **argv)
   g_test_add_func("/tensor/ops/table-complete", test_op_table_complete);
   g_test_add_func("/tensor/ops/run-checks-arity", test_op_run_checks_arity);
   g_test_add_func("/tensor/ops/huge-allocation-is-an-error", test_huge_allocation_is_an_error);
+  g_test_add_func("/tensor/ops/element-count-overflow-is-an-error",
+                  test_element_count_overflow_is_an_error);
   g_test_add_func("/tensor/ops/dtype-mismatch-text", test_dtype_mismatch_text);
   return g_test_run();
 }

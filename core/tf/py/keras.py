@@ -1,8 +1,11 @@
 """tf.keras: the layers (Dense, Conv2D, Sequential) and optimizers (SGD, Adam) of SPEC §2.
 
-This file is cell-language source compiled into the binary (core/lang/py/embed.py makes it a C
-string; lang-tf-keras.c runs it into the `tensorflow.keras` module the first time one of its
-attributes is read). It follows Keras 2 (tf.keras of TensorFlow 2.11 to 2.15):
+This file is compiled into the `tensorflow` extension as a string (core/tf/py/embed.py) and
+run by tf-keras.c in the namespace of the `tensorflow.keras` module the first time an attribute
+of it or of one of its submodules is looked up, so that `import tensorflow` stays fast. The
+submodule objects (layers, optimizers, activations, initializers, backend, models) already exist
+when it runs, in sys.modules too: this file fills them (see the end). It follows Keras 2
+(tf.keras of TensorFlow 2.11 to 2.15):
 
 - A Layer is a tf.Module. Its weights are tf.Variables made on the first call, from the input's
   shape (build); their initial values are computed eagerly (a callable initial value), so a
@@ -13,16 +16,10 @@ attributes is read). It follows Keras 2 (tf.keras of TensorFlow 2.11 to 2.15):
 - Update rules and error texts are Keras's.
 """
 import math
+import re
 import sys
 
 import tensorflow as tf
-
-
-def _submodule(name, doc, members):
-    module = type(tf)("tensorflow.keras." + name, doc)
-    for key in members:
-        setattr(module, key, members[key])
-    return module
 
 
 def _warn(text):
@@ -35,20 +32,17 @@ _name_counts = {}
 
 
 def _to_snake_case(name):
-    # Keras's two regular expressions: "(.)([A-Z][a-z]+)" -> "\1_\2", then "([a-z])([A-Z])".
-    out = ""
-    for i, c in enumerate(name):
-        starts_word = i + 1 < len(name) and name[i + 1].islower()
-        if i > 0 and c.isupper() and (starts_word or name[i - 1].islower()):
-            out += "_"
-        out += c
-    return out.lower()
+    """Keras's layer and initializer names: `Conv2D` -> `conv2d`, `GlorotUniform` ->
+    `glorot_uniform`."""
+    intermediate = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
+    snake = re.sub(r"([a-z])([A-Z])", r"\1_\2", intermediate).lower()
+    return snake if not snake.startswith("_") else "private" + snake
 
 
 def _unique_name(base):
     count = _name_counts.get(base, 0)
     _name_counts[base] = count + 1
-    return base if count == 0 else "%s_%d" % (base, count)
+    return base if count == 0 else f"{base}_{count}"
 
 
 def clear_session():
@@ -61,7 +55,7 @@ def _shape_text(shape):
 
 
 def _variable_base_name(variable):
-    return variable.name.split(":")[0]
+    return variable.name.partition(":")[0]
 
 
 # ---- activations -------------------------------------------------------------------------------
@@ -369,17 +363,18 @@ class Layer(tf.Module):
             return out
         return [w for w in out if not w.trainable]
 
+    # Keras's layers answer lists (a tf.Module answers tuples).
     @property
     def variables(self):
-        return tuple(self.weights)
+        return self.weights
 
     @property
     def trainable_variables(self):
-        return tuple(self.trainable_weights)
+        return self.trainable_weights
 
     @property
     def non_trainable_variables(self):
-        return tuple(self.non_trainable_weights)
+        return self.non_trainable_weights
 
     def get_weights(self):
         """The weights' values, as NumPy-like arrays."""
@@ -391,13 +386,7 @@ class Layer(tf.Module):
             raise ValueError("You tried to call `count_params` on layer %s, but the layer isn't "
                              "built. You can build it manually via: `%s.build(batch_input_shape)`."
                              % (self.name, self.name))
-        total = 0
-        for w in self.weights:
-            size = 1
-            for d in w.shape:
-                size *= d
-            total += size
-        return total
+        return sum(math.prod(w.shape) for w in self.weights)
 
 
 class Dense(Layer):
@@ -799,19 +788,26 @@ def get_optimizer(identifier):
 
 
 # ---- the submodules ----------------------------------------------------------------------------
+# tf-keras.c made these module objects (and put them in sys.modules) before this file ran.
 
-activations = _submodule("activations", "Built-in activation functions.", {
+
+def _export(module, members):
+    vars(module).update(members)
+
+
+_export(activations, {
     "get": get_activation, "linear": linear, "relu": relu, "tanh": tanh, "sigmoid": sigmoid,
     "softmax": softmax})
-initializers = _submodule("initializers", "Weight initializers.", {
+_export(initializers, {
     "get": get_initializer, "Initializer": Initializer, "Zeros": Zeros, "zeros": Zeros,
     "Ones": Ones, "ones": Ones, "Constant": Constant, "constant": Constant,
-    "RandomUniform": RandomUniform, "RandomNormal": RandomNormal, "GlorotUniform": GlorotUniform,
-    "glorot_uniform": GlorotUniform})
-layers = _submodule("layers", "Keras layers.", {
+    "RandomUniform": RandomUniform, "random_uniform": RandomUniform,
+    "RandomNormal": RandomNormal, "random_normal": RandomNormal,
+    "GlorotUniform": GlorotUniform, "glorot_uniform": GlorotUniform})
+_export(layers, {
     "Layer": Layer, "InputSpec": InputSpec, "Dense": Dense, "Conv2D": Conv2D,
     "Convolution2D": Conv2D})
-optimizers = _submodule("optimizers", "Keras optimizers.", {
+_export(optimizers, {
     "Optimizer": Optimizer, "SGD": SGD, "Adam": Adam, "get": get_optimizer})
-backend = _submodule("backend", "Keras backend utilities.", {
-    "clear_session": clear_session, "floatx": lambda: "float32"})
+_export(models, {"Sequential": Sequential})
+_export(backend, {"clear_session": clear_session, "floatx": lambda: "float32"})
