@@ -1,10 +1,10 @@
 /* tf-ops.c — the functions of tf, tf.math, tf.nn, tf.random and tf.linalg that apply ops.
  *
- * Every function is a row of one table (`functions` below): its Python name, its parameters,
- * the modules that hold it and the C body that runs once the arguments are bound. One entry
- * point binds the arguments of every row (CPython's METH_FASTCALL | METH_KEYWORDS calling
- * convention, with the TypeError texts of CPython's own argument parser) and calls the body;
- * the row is found through the function object's `self`, its index in the table.
+ * Every function is a row of one list (TF_FUNCTION_LIST below): its Python name, its
+ * parameters, the modules that hold it and the C body that runs once the arguments are bound.
+ * The module's one argument parser (tf_parse_args: CPython's METH_FASTCALL | METH_KEYWORDS
+ * calling convention and TypeError texts) binds every row's calls; the entry points generated
+ * from the list only name their row.
  *
  * A body converts its tensor arguments to operands (tf-private.h: Python values next to a
  * tensor take its dtype as a hint, as TF's op wrappers do) and applies one op of core/tensor's
@@ -18,10 +18,11 @@
 
 #include <string.h>
 
-/* ---- the binder ------------------------------------------------------------------------------
- * A row's parameters are a NULL-terminated list of names whose first `n_required` have no
- * default. Arguments bind by position, then by keyword; an omitted optional argument is NULL
- * in the slots (the body applies its default). Slots hold borrowed references. */
+/* ---- rows
+ * ---------------------------------------------------------------------------------------- A row's
+ * parameters are a NULL-terminated list of names whose first `n_required` have no default;
+ * tf_parse_args binds a call to them, an omitted optional argument being NULL in the slots (the
+ * body applies its default). Slots hold borrowed references. */
 
 enum { MAX_PARAMS = 8 };
 
@@ -57,57 +58,6 @@ n_params(const OpsFunction *f)
   while (f->params[n])
     n++;
   return n;
-}
-
-/* The index of keyword `kw` among f's parameters, or -1. */
-static int
-param_index(const OpsFunction *f, PyObject *kw)
-{
-  for (int i = 0; f->params[i]; i++)
-    if (PyUnicode_CompareWithASCIIString(kw, f->params[i]) == 0)
-      return i;
-  return -1;
-}
-
-/* Binds a fastcall's arguments to f's parameters. False with TypeError set. */
-static bool
-bind_args(const OpsFunction *f, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-          PyObject **slots)
-{
-  int n = n_params(f);
-  g_assert(n <= MAX_PARAMS);
-  for (int i = 0; i < n; i++)
-    slots[i] = NULL;
-  if (nargs > n) {
-    PyErr_Format(PyExc_TypeError, "%s() takes at most %d argument%s (%zd given)", f->name, n,
-                 n == 1 ? "" : "s", nargs);
-    return false;
-  }
-  for (Py_ssize_t i = 0; i < nargs; i++)
-    slots[i] = args[i];
-  Py_ssize_t n_kw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-  for (Py_ssize_t k = 0; k < n_kw; k++) {
-    PyObject *kw = PyTuple_GET_ITEM(kwnames, k); /* borrowed */
-    int i = param_index(f, kw);
-    if (i < 0) {
-      PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", f->name, kw);
-      return false;
-    }
-    if (slots[i]) {
-      PyErr_Format(PyExc_TypeError, "argument for %s() given by name ('%s') and position (%d)",
-                   f->name, f->params[i], i + 1);
-      return false;
-    }
-    slots[i] = args[nargs + k];
-  }
-  for (int i = 0; i < f->n_required; i++) {
-    if (!slots[i]) {
-      PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s' (pos %d)", f->name,
-                   f->params[i], i + 1);
-      return false;
-    }
-  }
-  return true;
 }
 
 /* ---- argument helpers ---------------------------------------------------------------------- */
@@ -660,57 +610,6 @@ reduce_body(TfState *st, const OpsFunction *f, PyObject *const *a)
   tf_operand_clear(&o);
   return r;
 }
-
-/* name, op, modules */
-#define TF_UNARY_LIST(X)                                                                           \
-  X(abs, ABS, IN_TF | IN_MATH)                                                                     \
-  X(negative, NEG, IN_TF | IN_MATH)                                                                \
-  X(square, SQUARE, IN_TF | IN_MATH)                                                               \
-  X(sqrt, SQRT, IN_TF | IN_MATH)                                                                   \
-  X(exp, EXP, IN_TF | IN_MATH)                                                                     \
-  X(log, LOG, IN_TF | IN_MATH)                                                                     \
-  X(tanh, TANH, IN_TF | IN_MATH)                                                                   \
-  X(sigmoid, SIGMOID, IN_TF | IN_MATH | IN_NN)                                                     \
-  X(sin, SIN, IN_TF | IN_MATH)                                                                     \
-  X(cos, COS, IN_TF | IN_MATH)                                                                     \
-  X(logical_not, LOGICAL_NOT, IN_TF | IN_MATH)                                                     \
-  X(identity, IDENTITY, IN_TF)
-
-/* name, op, the node's default name (TF's functions name theirs "Add" where `x + y` says
- * "add") */
-#define TF_BINARY_LIST(X)                                                                          \
-  X(add, ADD, "Add")                                                                               \
-  X(subtract, SUB, "Sub")                                                                          \
-  X(multiply, MUL, "Mul")                                                                          \
-  X(divide, DIV, "truediv")                                                                        \
-  X(truediv, DIV, "truediv")                                                                       \
-  X(floordiv, FLOORDIV, "floordiv")                                                                \
-  X(mod, MOD, "FloorMod")                                                                          \
-  X(floormod, MOD, "FloorMod")                                                                     \
-  X(pow, POW, "Pow")                                                                               \
-  X(maximum, MAXIMUM, "Maximum")                                                                   \
-  X(minimum, MINIMUM, "Minimum")                                                                   \
-  X(equal, EQUAL, "Equal")                                                                         \
-  X(not_equal, NOT_EQUAL, "NotEqual")                                                              \
-  X(greater, GREATER, "Greater")                                                                   \
-  X(greater_equal, GREATER_EQUAL, "GreaterEqual")                                                  \
-  X(less, LESS, "Less")                                                                            \
-  X(less_equal, LESS_EQUAL, "LessEqual")                                                           \
-  X(logical_and, LOGICAL_AND, "LogicalAnd")                                                        \
-  X(logical_or, LOGICAL_OR, "LogicalOr")
-
-#define TF_REDUCE_LIST(X)                                                                          \
-  X(reduce_sum, SUM)                                                                               \
-  X(reduce_mean, MEAN)                                                                             \
-  X(reduce_max, MAX)                                                                               \
-  X(reduce_min, MIN)                                                                               \
-  X(reduce_prod, PROD)                                                                             \
-  X(reduce_all, ALL)                                                                               \
-  X(reduce_any, ANY)
-
-#define UNARY_ROW(nm, op, where) {#nm, unary_body, P_UNARY, 1, TR_OP_##op, NULL, where},
-#define BINARY_ROW(nm, op, node) {#nm, binary_body, P_BINARY, 2, TR_OP_##op, node, IN_TF | IN_MATH},
-#define REDUCE_ROW(nm, op)       {#nm, reduce_body, P_REDUCE, 1, TR_OP_##op, NULL, IN_TF | IN_MATH},
 
 /* ---- creation ------------------------------------------------------------------------------ */
 
@@ -1372,64 +1271,150 @@ static const char *const P_UNIFORM[] = {"shape", "minval", "maxval", "dtype", "s
 static const char *const P_NORMAL[] = {"shape", "mean", "stddev", "dtype", "seed", "name", NULL};
 static const char *const P_SEED[] = {"seed", NULL};
 
-/* Rows whose body reads no op use TR_OP_IDENTITY there. */
-static const OpsFunction functions[] = {
-    TF_UNARY_LIST(UNARY_ROW) TF_BINARY_LIST(BINARY_ROW) TF_REDUCE_LIST(REDUCE_ROW)
-    /* creation */
-    {"zeros", tf_zeros, P_SHAPE_DTYPE, 1, TR_OP_FILL, "zeros", IN_TF},
-    {"ones", tf_ones, P_SHAPE_DTYPE, 1, TR_OP_FILL, "ones", IN_TF},
-    {"fill", tf_fill, P_FILL, 2, TR_OP_FILL, NULL, IN_TF},
-    {"zeros_like", tf_like, P_LIKE, 1, TR_OP_ZEROS_LIKE, NULL, IN_TF},
-    {"ones_like", tf_like, P_LIKE, 1, TR_OP_ONES_LIKE, NULL, IN_TF},
-    {"range", tf_range, P_RANGE, 1, TR_OP_RANGE, NULL, IN_TF},
-    {"eye", tf_eye, P_EYE, 1, TR_OP_EYE, NULL, IN_TF | IN_LINALG},
-    {"linspace", tf_linspace, P_LINSPACE, 3, TR_OP_LINSPACE, NULL, IN_TF},
-    {"cast", tf_cast, P_CAST, 2, TR_OP_CAST, NULL, IN_TF},
-    /* linear algebra, shapes, selection */
-    {"matmul", tf_matmul, P_MATMUL, 2, TR_OP_MATMUL, NULL, IN_TF | IN_LINALG},
-    {"argmax", tf_arg_reduce, P_ARG, 1, TR_OP_ARGMAX, NULL, IN_TF | IN_MATH},
-    {"argmin", tf_arg_reduce, P_ARG, 1, TR_OP_ARGMIN, NULL, IN_TF | IN_MATH},
-    {"transpose", tf_transpose, P_TRANSPOSE, 1, TR_OP_TRANSPOSE, NULL, IN_TF | IN_LINALG},
-    {"reshape", tf_reshape, P_RESHAPE, 2, TR_OP_RESHAPE, NULL, IN_TF},
-    {"concat", tf_join, P_JOIN, 2, TR_OP_CONCAT, NULL, IN_TF},
-    {"stack", tf_join, P_JOIN, 1, TR_OP_STACK, NULL, IN_TF},
-    {"squeeze", tf_squeeze, P_AXIS, 1, TR_OP_SQUEEZE, NULL, IN_TF},
-    {"expand_dims", tf_expand_dims, P_AXIS, 2, TR_OP_EXPAND_DIMS, NULL, IN_TF},
-    {"where", tf_where, P_WHERE, 1, TR_OP_SELECT, NULL, IN_TF},
-    {"clip_by_value", tf_clip_by_value, P_CLIP, 3, TR_OP_CLIP_BY_VALUE, NULL, IN_TF},
-    {"one_hot", tf_one_hot, P_ONE_HOT, 2, TR_OP_ONE_HOT, NULL, IN_TF},
-    {"gather", tf_gather, P_GATHER, 2, TR_OP_GATHER, NULL, IN_TF},
-    {"shape", tf_shape, P_SHAPE, 1, TR_OP_IDENTITY, NULL, IN_TF},
-    {"size", tf_size, P_SIZE, 1, TR_OP_IDENTITY, NULL, IN_TF},
-    {"rank", tf_rank, P_RANK, 1, TR_OP_IDENTITY, NULL, IN_TF},
-    /* tf.nn */
-    {"relu", tf_relu, P_RELU, 1, TR_OP_RELU, NULL, IN_NN},
-    {"softmax", tf_softmax, P_SOFTMAX, 1, TR_OP_SOFTMAX, NULL, IN_NN | IN_MATH},
-    {"conv2d", tf_conv2d, P_CONV2D, 4, TR_OP_CONV2D, NULL, IN_NN},
-    /* tf.random */
-    {"uniform", tf_random, P_UNIFORM, 1, TR_OP_RANDOM_UNIFORM, NULL, IN_RANDOM},
-    {"normal", tf_random, P_NORMAL, 1, TR_OP_RANDOM_NORMAL, NULL, IN_RANDOM},
-    {"set_seed", tf_random_set_seed, P_SEED, 1, TR_OP_IDENTITY, NULL, IN_RANDOM},
-};
+/* Every function: Python name, body, parameters, required count, op (IDENTITY for bodies that
+ * read none), default node name (TF's functions name theirs "Add" where `x + y` says "add";
+ * NULL: the op's), modules. */
+#define TF_FUNCTION_LIST(X)                                                                        \
+  /* elementwise, unary */                                                                         \
+  X(abs, unary_body, P_UNARY, 1, ABS, NULL, IN_TF | IN_MATH)                                       \
+  X(negative, unary_body, P_UNARY, 1, NEG, NULL, IN_TF | IN_MATH)                                  \
+  X(square, unary_body, P_UNARY, 1, SQUARE, NULL, IN_TF | IN_MATH)                                 \
+  X(sqrt, unary_body, P_UNARY, 1, SQRT, NULL, IN_TF | IN_MATH)                                     \
+  X(exp, unary_body, P_UNARY, 1, EXP, NULL, IN_TF | IN_MATH)                                       \
+  X(log, unary_body, P_UNARY, 1, LOG, NULL, IN_TF | IN_MATH)                                       \
+  X(tanh, unary_body, P_UNARY, 1, TANH, NULL, IN_TF | IN_MATH)                                     \
+  X(sigmoid, unary_body, P_UNARY, 1, SIGMOID, NULL, IN_TF | IN_MATH | IN_NN)                       \
+  X(sin, unary_body, P_UNARY, 1, SIN, NULL, IN_TF | IN_MATH)                                       \
+  X(cos, unary_body, P_UNARY, 1, COS, NULL, IN_TF | IN_MATH)                                       \
+  X(logical_not, unary_body, P_UNARY, 1, LOGICAL_NOT, NULL, IN_TF | IN_MATH)                       \
+  X(identity, unary_body, P_UNARY, 1, IDENTITY, NULL, IN_TF)                                       \
+  /* elementwise, binary */                                                                        \
+  X(add, binary_body, P_BINARY, 2, ADD, "Add", IN_TF | IN_MATH)                                    \
+  X(subtract, binary_body, P_BINARY, 2, SUB, "Sub", IN_TF | IN_MATH)                               \
+  X(multiply, binary_body, P_BINARY, 2, MUL, "Mul", IN_TF | IN_MATH)                               \
+  X(divide, binary_body, P_BINARY, 2, DIV, "truediv", IN_TF | IN_MATH)                             \
+  X(truediv, binary_body, P_BINARY, 2, DIV, "truediv", IN_TF | IN_MATH)                            \
+  X(floordiv, binary_body, P_BINARY, 2, FLOORDIV, "floordiv", IN_TF | IN_MATH)                     \
+  X(mod, binary_body, P_BINARY, 2, MOD, "FloorMod", IN_TF | IN_MATH)                               \
+  X(floormod, binary_body, P_BINARY, 2, MOD, "FloorMod", IN_TF | IN_MATH)                          \
+  X(pow, binary_body, P_BINARY, 2, POW, "Pow", IN_TF | IN_MATH)                                    \
+  X(maximum, binary_body, P_BINARY, 2, MAXIMUM, "Maximum", IN_TF | IN_MATH)                        \
+  X(minimum, binary_body, P_BINARY, 2, MINIMUM, "Minimum", IN_TF | IN_MATH)                        \
+  X(equal, binary_body, P_BINARY, 2, EQUAL, "Equal", IN_TF | IN_MATH)                              \
+  X(not_equal, binary_body, P_BINARY, 2, NOT_EQUAL, "NotEqual", IN_TF | IN_MATH)                   \
+  X(greater, binary_body, P_BINARY, 2, GREATER, "Greater", IN_TF | IN_MATH)                        \
+  X(greater_equal, binary_body, P_BINARY, 2, GREATER_EQUAL, "GreaterEqual", IN_TF | IN_MATH)       \
+  X(less, binary_body, P_BINARY, 2, LESS, "Less", IN_TF | IN_MATH)                                 \
+  X(less_equal, binary_body, P_BINARY, 2, LESS_EQUAL, "LessEqual", IN_TF | IN_MATH)                \
+  X(logical_and, binary_body, P_BINARY, 2, LOGICAL_AND, "LogicalAnd", IN_TF | IN_MATH)             \
+  X(logical_or, binary_body, P_BINARY, 2, LOGICAL_OR, "LogicalOr", IN_TF | IN_MATH)                \
+  /* reductions */                                                                                 \
+  X(reduce_sum, reduce_body, P_REDUCE, 1, SUM, NULL, IN_TF | IN_MATH)                              \
+  X(reduce_mean, reduce_body, P_REDUCE, 1, MEAN, NULL, IN_TF | IN_MATH)                            \
+  X(reduce_max, reduce_body, P_REDUCE, 1, MAX, NULL, IN_TF | IN_MATH)                              \
+  X(reduce_min, reduce_body, P_REDUCE, 1, MIN, NULL, IN_TF | IN_MATH)                              \
+  X(reduce_prod, reduce_body, P_REDUCE, 1, PROD, NULL, IN_TF | IN_MATH)                            \
+  X(reduce_all, reduce_body, P_REDUCE, 1, ALL, NULL, IN_TF | IN_MATH)                              \
+  X(reduce_any, reduce_body, P_REDUCE, 1, ANY, NULL, IN_TF | IN_MATH)                              \
+  X(argmax, tf_arg_reduce, P_ARG, 1, ARGMAX, NULL, IN_TF | IN_MATH)                                \
+  X(argmin, tf_arg_reduce, P_ARG, 1, ARGMIN, NULL, IN_TF | IN_MATH)                                \
+  /* creation */                                                                                   \
+  X(zeros, tf_zeros, P_SHAPE_DTYPE, 1, FILL, "zeros", IN_TF)                                       \
+  X(ones, tf_ones, P_SHAPE_DTYPE, 1, FILL, "ones", IN_TF)                                          \
+  X(fill, tf_fill, P_FILL, 2, FILL, NULL, IN_TF)                                                   \
+  X(zeros_like, tf_like, P_LIKE, 1, ZEROS_LIKE, NULL, IN_TF)                                       \
+  X(ones_like, tf_like, P_LIKE, 1, ONES_LIKE, NULL, IN_TF)                                         \
+  X(range, tf_range, P_RANGE, 1, RANGE, NULL, IN_TF)                                               \
+  X(eye, tf_eye, P_EYE, 1, EYE, NULL, IN_TF | IN_LINALG)                                           \
+  X(linspace, tf_linspace, P_LINSPACE, 3, LINSPACE, NULL, IN_TF)                                   \
+  X(cast, tf_cast, P_CAST, 2, CAST, NULL, IN_TF)                                                   \
+  /* linear algebra, shapes, selection */                                                          \
+  X(matmul, tf_matmul, P_MATMUL, 2, MATMUL, NULL, IN_TF | IN_LINALG)                               \
+  X(transpose, tf_transpose, P_TRANSPOSE, 1, TRANSPOSE, NULL, IN_TF)                               \
+  X(reshape, tf_reshape, P_RESHAPE, 2, RESHAPE, NULL, IN_TF)                                       \
+  X(concat, tf_join, P_JOIN, 2, CONCAT, NULL, IN_TF)                                               \
+  X(stack, tf_join, P_JOIN, 1, STACK, NULL, IN_TF)                                                 \
+  X(squeeze, tf_squeeze, P_AXIS, 1, SQUEEZE, NULL, IN_TF)                                          \
+  X(expand_dims, tf_expand_dims, P_AXIS, 2, EXPAND_DIMS, NULL, IN_TF)                              \
+  X(where, tf_where, P_WHERE, 1, SELECT, NULL, IN_TF)                                              \
+  X(clip_by_value, tf_clip_by_value, P_CLIP, 3, CLIP_BY_VALUE, NULL, IN_TF)                        \
+  X(one_hot, tf_one_hot, P_ONE_HOT, 2, ONE_HOT, NULL, IN_TF)                                       \
+  X(gather, tf_gather, P_GATHER, 2, GATHER, NULL, IN_TF)                                           \
+  X(shape, tf_shape, P_SHAPE, 1, IDENTITY, NULL, IN_TF)                                            \
+  X(size, tf_size, P_SIZE, 1, IDENTITY, NULL, IN_TF)                                               \
+  X(rank, tf_rank, P_RANK, 1, IDENTITY, NULL, IN_TF)                                               \
+  /* tf.nn */                                                                                      \
+  X(relu, tf_relu, P_RELU, 1, RELU, NULL, IN_NN)                                                   \
+  X(softmax, tf_softmax, P_SOFTMAX, 1, SOFTMAX, NULL, IN_NN | IN_MATH)                             \
+  X(conv2d, tf_conv2d, P_CONV2D, 4, CONV2D, NULL, IN_NN)                                           \
+  /* tf.random */                                                                                  \
+  X(uniform, tf_random, P_UNIFORM, 1, RANDOM_UNIFORM, NULL, IN_RANDOM)                             \
+  X(normal, tf_random, P_NORMAL, 1, RANDOM_NORMAL, NULL, IN_RANDOM)                                \
+  X(set_seed, tf_random_set_seed, P_SEED, 1, IDENTITY, NULL, IN_RANDOM)
 
-enum { N_FUNCTIONS = G_N_ELEMENTS(functions) };
+#define FUNCTION_ENUM(nm, body, params, n_required, op, node, modules) FN_##nm,
+enum { TF_FUNCTION_LIST(FUNCTION_ENUM) N_FUNCTIONS };
+#undef FUNCTION_ENUM
 
-/* The one entry point of every function: `self` is the row's index in `functions`. */
+#define FUNCTION_ROW(nm, body, params, n_required, op, node, modules)                              \
+  [FN_##nm] = {#nm, body, params, n_required, TR_OP_##op, node, modules},
+static const OpsFunction functions[N_FUNCTIONS] = {TF_FUNCTION_LIST(FUNCTION_ROW)};
+#undef FUNCTION_ROW
+
+/* Binds a call's arguments to row `i` and runs its body. */
 static PyObject *
-call_function(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+call_function(int i, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-  Py_ssize_t i = PyLong_AsSsize_t(self);
-  g_assert(i >= 0 && i < N_FUNCTIONS);
   const OpsFunction *f = &functions[i];
   PyObject *a[MAX_PARAMS];
-  if (!bind_args(f, args, nargs, kwnames, a))
+  if (!tf_parse_args(f->name, args, nargs, kwnames, f->params, f->n_required, a))
     return NULL;
   return f->body(tf_state(), f, a);
 }
 
-/* The method definitions of the rows, filled on first init: a function object keeps a
- * pointer to its definition, so they live as long as the process. */
-static PyMethodDef function_defs[N_FUNCTIONS];
+/* Each row's C entry point: the row it stands for is all it adds to call_function. */
+#define FUNCTION_ENTRY(nm, body, params, n_required, op, node, modules)                            \
+  static PyObject *entry_##nm(PyObject *self, PyObject *const *args, Py_ssize_t nargs,             \
+                              PyObject *kwnames)                                                   \
+  {                                                                                                \
+    return call_function(FN_##nm, args, nargs, kwnames);                                           \
+  }
+TF_FUNCTION_LIST(FUNCTION_ENTRY)
+#undef FUNCTION_ENTRY
+
+/* The method definitions of the rows; their docs (text signatures) are filled on first init. A
+ * function object keeps a pointer to its definition, so they live as long as the process. */
+#define FUNCTION_DEF(nm, body, params, n_required, op, node, modules)                              \
+  [FN_##nm] = {#nm, (PyCFunction)(void (*)(void))entry_##nm, METH_FASTCALL | METH_KEYWORDS, NULL},
+static PyMethodDef function_defs[N_FUNCTIONS] = {TF_FUNCTION_LIST(FUNCTION_DEF)};
+#undef FUNCTION_DEF
+
+/* A row's __text_signature__ ("zeros(shape, dtype=None, name=None)\n--\n\n"), so that
+ * inspect.signature and help() show the parameters. Every default reads None: the binder treats
+ * None as omitted. Transfer full (kept by function_defs for the process's life). */
+static char *
+text_signature(const OpsFunction *f)
+{
+  GString *s = g_string_new(f->name);
+  g_string_append_c(s, '(');
+  for (int i = 0; f->params[i]; i++)
+    g_string_append_printf(s, "%s%s%s", i ? ", " : "", f->params[i],
+                           i < f->n_required ? "" : "=None");
+  g_string_append(s, ")\n--\n\n");
+  return g_string_free(s, false);
+}
+
+static void
+function_docs_fill(void)
+{
+  if (function_defs[0].ml_doc)
+    return;
+  for (int i = 0; i < N_FUNCTIONS; i++) {
+    g_assert(n_params(&functions[i]) <= MAX_PARAMS &&
+             functions[i].n_required <= n_params(&functions[i]));
+    function_defs[i].ml_doc = text_signature(&functions[i]);
+  }
+}
 
 /* The module attributes a row's IN_* bits name. */
 static const struct {
@@ -1448,14 +1433,10 @@ tf_ops_init(PyObject *module, TfState *st)
   PyObject *module_name = PyModule_GetNameObject(module); /* owned */
   if (!module_name)
     return -1;
-  for (Py_ssize_t i = 0; i < N_FUNCTIONS; i++) {
+  function_docs_fill();
+  for (int i = 0; i < N_FUNCTIONS; i++) {
     const OpsFunction *f = &functions[i];
-    g_assert(n_params(f) <= MAX_PARAMS && f->n_required <= n_params(f));
-    function_defs[i] = (PyMethodDef){f->name, (PyCFunction)(void (*)(void))call_function,
-                                     METH_FASTCALL | METH_KEYWORDS, NULL};
-    PyObject *index = PyLong_FromSsize_t(i); /* owned; the function takes its own reference */
-    PyObject *fn = index ? PyCFunction_NewEx(&function_defs[i], index, module_name) : NULL;
-    Py_XDECREF(index);
+    PyObject *fn = PyCFunction_NewEx(&function_defs[i], NULL, module_name); /* owned */
     if (!fn) {
       Py_DECREF(module_name);
       return -1;
