@@ -18,16 +18,17 @@
  * events_since its last number once a second: that is its liveness check, and it also catches
  * events published before its subscription reached the kernel.
  *
- * Standalone. The worker runs the cells with its own LangInterp and subscribes to the session's
- * event bus (graphs carried). An empty snapshot comes first, so that both modes look alike to
- * the GUI.
+ * Standalone. The worker runs the cells in the process's one embedded Python (core/py), made by
+ * the first standalone run on the calling thread, which then lets the GIL go: a worker takes it
+ * for its run (PyGILState_Ensure) and the GUI's thread never holds it. Runs take turns (they
+ * share __main__, which each run empties first) and subscribe to the tensorflow module's event
+ * bus (graphs carried) from their start, so their events are numbered on from the previous
+ * run's. An empty snapshot comes first, so that both modes look alike to the GUI.
  */
 #include "td-client.h"
 
-#include "lang-compile.h"
-#include "lang-interp.h"
-#include "lang-runtime.h"
-#include "lang-tf.h"
+#include "tf.h"
+#include "tp.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -276,21 +277,27 @@ typedef struct {
 } AttachConfig;
 
 struct _TdClient {
-  Outbox *outbox;     /* shared with the idle sources */
-  GThread *worker;    /* attach or standalone worker */
-  atomic_bool stop;   /* asks the worker to finish */
-  atomic_bool done;   /* the worker returned */
-  int wake_fd;        /* eventfd: wakes the attach worker (stop, eager requests) */
-  GMutex lock;        /* guards eager_request and L */
-  int eager_request;  /* -1: none; 0/1: a set_eager to send or apply */
-  bool attached;      /* attach mode (else standalone) */
-  AttachConfig *conf; /* attach: owned */
-  char *path;         /* standalone: the .py or .ipynb */
-  GPtrArray *cells;   /* standalone: sources to run (char*, owned); one for a script */
-  bool notebook;      /* standalone: cells are a notebook's, results are printed */
-  LangState *L;       /* standalone: the session's state, or NULL (under lock) */
-  GCond stopped;      /* standalone: signalled with `lock` when `stop` is set */
+  Outbox *outbox;         /* shared with the idle sources */
+  GThread *worker;        /* attach or standalone worker */
+  atomic_bool stop;       /* asks the worker to finish */
+  atomic_bool done;       /* the worker returned */
+  int wake_fd;            /* eventfd: wakes the attach worker (stop, eager requests) */
+  GMutex lock;            /* guards eager_request and registry */
+  int eager_request;      /* -1: none; 0/1: a set_eager to send or apply */
+  bool attached;          /* attach mode (else standalone) */
+  AttachConfig *conf;     /* attach: owned */
+  char *path;             /* standalone: the .py or .ipynb */
+  GPtrArray *cells;       /* standalone: sources to run (char*, owned); one for a script */
+  bool notebook;          /* standalone: cells are a notebook's, results are printed */
+  TrFnRegistry *registry; /* standalone: Python's tf registry (owned) once running (under lock) */
+  atomic_bool running;    /* standalone: its cells run (an interrupt goes to its worker) */
+  GCond stopped;          /* standalone: signalled with `lock` when `stop` is set */
 };
+
+/* The process's Python: made once (tp_interp_new allows one), never freed, the GIL released. */
+static TpInterp *python;
+static GMutex python_turn;      /* held by the worker whose cells run: one run at a time */
+static TdClient *python_client; /* that worker's client (read and written with the GIL held) */
 
 static void
 attach_config_free(AttachConfig *conf)
@@ -334,8 +341,8 @@ td_client_set_eager(TdClient *client, bool enabled)
 {
   g_return_if_fail(client != NULL);
   g_mutex_lock(&client->lock);
-  if (!client->attached && client->L)
-    tr_fn_registry_set_run_eagerly(lang_tf_registry(client->L), enabled);
+  if (!client->attached && client->registry)
+    tr_fn_registry_set_run_eagerly(client->registry, enabled);
   else
     client->eager_request = enabled ? 1 : 0;
   g_mutex_unlock(&client->lock);
@@ -352,9 +359,10 @@ td_client_free(TdClient *client)
   wake(client);
   /* A standalone run is interrupted; one that starts a cell just after is interrupted again. */
   while (client->worker && !atomic_load(&client->done)) {
+    /* Outside `lock`: it takes the GIL, which the worker holds while it takes `lock`. */
+    if (atomic_load(&client->running))
+      tp_interrupt_thread(python);
     g_mutex_lock(&client->lock);
-    if (client->L)
-      lang_state_interrupt(client->L);
     g_cond_broadcast(&client->stopped);
     g_mutex_unlock(&client->lock);
     g_usleep(10000);
@@ -1098,20 +1106,34 @@ td_client_new_attach(const char *connection_file, const TdClientCallbacks *callb
 
 /* ---- standalone: the worker --------------------------------------------------------------- */
 
+/* core/py's writer for sys.stdout and sys.stderr, on the worker holding the GIL. */
 static void
-local_stdout(void *data, const char *utf8, size_t len)
+python_write(void *data, TpStream stream, const char *text, gsize len)
 {
-  TdClient *client = data;
-  if (len > 0)
-    push_output(client->outbox, utf8, len, false);
+  if (python_client && len > 0)
+    push_output(python_client->outbox, text, len, stream == TP_STDERR);
 }
 
-static void
-local_stderr(void *data, const char *utf8, size_t len)
+/* Starts Python on the calling thread (the GUI's) and releases the GIL. */
+static bool
+python_start(GError **error)
 {
-  TdClient *client = data;
-  if (len > 0)
-    push_output(client->outbox, utf8, len, true);
+  static GMutex start_lock;
+  g_mutex_lock(&start_lock);
+  if (!python) {
+    /* No SIGINT handler: interrupts go to the worker (tp_interrupt_thread). The result of a
+     * notebook cell is printed by sys.displayhook, on python_write's stdout. */
+    const TpConfig config = {.path0 = "", .write = python_write};
+    g_autoptr(GError) inner = NULL;
+    python = tp_interp_new(&config, &inner);
+    if (python)
+      PyEval_SaveThread(); /* the thread state stays with this thread, unused */
+    else
+      g_set_error(error, TD_CLIENT_ERROR, TD_CLIENT_ERROR_FILE, "cannot start Python: %s",
+                  inner->message);
+  }
+  g_mutex_unlock(&start_lock);
+  return python != NULL;
 }
 
 /* On the emitting thread (the worker, or the GUI's for set_eager). */
@@ -1124,58 +1146,73 @@ local_event(const TrEvent *ev, gpointer data)
   push_events(client->outbox, events);
 }
 
-/* Print the pending exception's traceback to stderr; returns its last line. Transfer full. */
-static char *
-report_exception(LangState *L)
-{
-  LangValue exc = lang_exc_fetch(L);
-  g_autoptr(GString) full = g_string_new(NULL);
-  g_autoptr(GString) last = g_string_new(NULL);
-  lang_exc_format(L, exc, full);
-  lang_exc_clear(L);
-  lang_exc_format_only(L, exc, last);
-  lang_exc_clear(L);
-  lang_decref(exc);
-  lang_write_err(L, full->str, full->len);
-  g_strchomp(last->str);
-  return g_strdup(last->str);
-}
-
-/* A notebook cell's trailing expression, printed as its Out. */
+/* A fresh session for the run: __main__ emptied but for its module attributes, sys.argv the
+ * script, its directory first on sys.path (as `python3 script.py`). GIL held. */
 static void
-print_result(LangState *L, LangValue result)
+prepare_session(TdClient *client)
 {
-  if (lang_is_unset(result) || result.tag == LANG_TAG_NONE)
-    return;
-  LangValue text = lang_repr(L, result);
-  if (lang_is_exc(text)) {
-    lang_exc_clear(L);
-    return;
+  PyObject *globals = tp_interp_globals(python); /* borrowed */
+  PyObject *keep = PyDict_New();                 /* owned */
+  static const char *const kept[] = {"__name__",   "__doc__",  "__builtins__",
+                                     "__loader__", "__spec__", "__package__"};
+  for (size_t i = 0; keep && i < G_N_ELEMENTS(kept); i++) {
+    PyObject *v = PyDict_GetItemString(globals, kept[i]); /* borrowed */
+    if (v)
+      PyDict_SetItemString(keep, kept[i], v);
   }
-  lang_write_out(L, lang_str_data(text.o), (size_t)lang_str_size(text.o));
-  lang_write_out(L, "\n", 1);
-  lang_decref(text);
+  PyDict_Clear(globals);
+  if (keep)
+    PyDict_Update(globals, keep);
+  Py_XDECREF(keep);
+  PyObject *argv = Py_BuildValue("[s]", client->path); /* owned */
+  if (argv)
+    PySys_SetObject("argv", argv);
+  Py_XDECREF(argv);
+  g_autofree char *dir = g_path_get_dirname(client->path);
+  PyObject *sys_path = PySys_GetObject("path");     /* borrowed */
+  PyObject *entry = PyUnicode_DecodeFSDefault(dir); /* owned */
+  if (sys_path && entry && PyList_Check(sys_path) && !PySequence_Contains(sys_path, entry))
+    PyList_Insert(sys_path, 0, entry);
+  Py_XDECREF(entry);
+  PyErr_Clear();
 }
 
-/* Run the cells; NULL when all ran, else the error (transfer full). */
+/* The exception that ended the run: its traceback on the run's stderr (as CPython prints an
+ * uncaught one), its last line returned. Transfer full. */
 static char *
-run_cells(TdClient *client, LangInterp *interp)
+report_exception(void)
 {
-  LangState *L = lang_interp_state(interp);
+  g_autoptr(TpException) exc = tp_exception_fetch();
+  if (!exc)
+    return g_strdup("error");
+  if (exc->system_exit) /* exit() in a script ends it as CPython would; not an error unless non-zero
+                         */
+    return exc->exit_status == 0
+               ? NULL
+               : g_strdup_printf("SystemExit: %s",
+                                 exc->exit_message ? exc->exit_message : exc->message);
+  g_autoptr(GString) text = g_string_new(NULL);
+  for (char **line = exc->lines; *line; line++)
+    g_string_append_printf(text, "%s\n", *line);
+  python_write(NULL, TP_STDERR, text->str, text->len);
+  guint n = g_strv_length(exc->lines);
+  return g_strdup(n > 0 ? exc->lines[n - 1] : exc->name);
+}
+
+/* Run the cells (GIL held); NULL when all ran, else the error (transfer full). */
+static char *
+run_cells(TdClient *client)
+{
   for (guint i = 0; i < client->cells->len && !atomic_load(&client->stop); i++) {
     const char *source = client->cells->pdata[i];
     g_autofree char *name =
         client->notebook ? g_strdup_printf("<cell %u>", i + 1) : g_strdup(client->path);
-    LangValue result = LANG_UNSET;
-    lang_interp_cell_begin(interp, i + 1, source, -1);
-    bool ok = lang_interp_run(interp, source, -1, name, client->notebook ? LANG_COMPILE_RESULT : 0,
-                              client->notebook ? &result : NULL);
-    if (ok)
-      print_result(L, result);
-    lang_decref(result);
-    lang_interp_cell_end(interp, ok);
+    TpRunFlags flags = client->notebook ? TP_RUN_DISPLAY : TP_RUN_SET_FILE;
+    bool ok = tp_run_cell(python, source, -1, name, i + 1, flags);
+    g_autofree char *error = ok ? NULL : report_exception(); /* before the flush clears it */
+    tp_flush_std_streams();
     if (!ok)
-      return report_exception(L);
+      return g_steal_pointer(&error);
   }
   return atomic_load(&client->stop) ? g_strdup("stopped") : NULL;
 }
@@ -1184,35 +1221,41 @@ static gpointer
 local_main(gpointer data)
 {
   TdClient *client = data;
-  const char *argv[] = {client->path, NULL};
-  LangInterp *interp = lang_interp_new(argv);
-  LangState *L = lang_interp_state(interp);
-  lang_state_set_stdout(L, local_stdout, client);
-  lang_state_set_stderr(L, local_stderr, client);
-  TrEventBus *bus = lang_tf_event_bus(L);
+  g_mutex_lock(&python_turn);
+  PyGILState_STATE gil = PyGILState_Ensure();
+  python_client = client;
+  prepare_session(client);
+  PyObject *tf = tp_interp_tf(python); /* borrowed */
+  TrEventBus *bus = tp_interp_event_bus(python);
   tr_event_bus_set_carry_graphs(bus, true);
   push_snapshot(client->outbox, tr_state_new(TD_CLIENT_KEEP_EVENTS));
-  tr_event_bus_subscribe(bus, local_event, client, NULL, true);
+  /* No replay: earlier runs' events are not this run's. */
+  guint subscription = tr_event_bus_subscribe(bus, local_event, client, NULL, false);
   push_status(client->outbox, TD_CLIENT_RUNNING, NULL);
 
   g_mutex_lock(&client->lock);
-  client->L = L;
-  if (client->eager_request >= 0)
-    tr_fn_registry_set_run_eagerly(lang_tf_registry(L), client->eager_request);
+  client->registry = tr_fn_registry_ref(tf_module_get_registry(tf));
+  /* A run starts in graph mode, as a fresh session, unless the GUI asked otherwise. */
+  tr_fn_registry_set_run_eagerly(client->registry, client->eager_request == 1);
   client->eager_request = -1;
   g_mutex_unlock(&client->lock);
 
-  g_autofree char *error = run_cells(client, interp);
+  atomic_store(&client->running, true);
+  g_autofree char *error = run_cells(client);
+  atomic_store(&client->running, false);
+  python_client = NULL;
+  PyGILState_Release(gil);
+  g_mutex_unlock(&python_turn);
   push_status(client->outbox, TD_CLIENT_FINISHED, error ? error : "ok");
 
-  /* The session stays until the client is freed: the eager switch still acts on it (and its
+  /* The registry stays until the client is freed: the eager switch still acts on it (and its
    * eager_mode event still arrives) after the last cell. */
   g_mutex_lock(&client->lock);
   while (!atomic_load(&client->stop))
     g_cond_wait(&client->stopped, &client->lock);
-  client->L = NULL;
+  g_clear_pointer(&client->registry, tr_fn_registry_unref);
   g_mutex_unlock(&client->lock);
-  lang_interp_free(interp);
+  tr_event_bus_unsubscribe(bus, subscription);
   atomic_store(&client->done, true);
   return NULL;
 }
@@ -1222,7 +1265,7 @@ static GPtrArray *
 notebook_cells(const char *path, GError **error)
 {
   g_autoptr(GError) inner = NULL;
-  GPtrArray *cells = lang_notebook_code_cells(path, &inner);
+  GPtrArray *cells = tp_notebook_code_cells(path, &inner);
   if (!cells)
     g_set_error(error, TD_CLIENT_ERROR, TD_CLIENT_ERROR_FILE, "cannot read notebook %s: %s", path,
                 inner->message);
@@ -1247,6 +1290,8 @@ td_client_new_local(const char *path, const TdClientCallbacks *callbacks, gpoint
     cells = g_ptr_array_new_with_free_func(g_free);
     g_ptr_array_add(cells, text);
   }
+  if (!python_start(error))
+    return NULL;
   TdClient *client = client_new(callbacks, data, context);
   client->path = g_steal_pointer(&absolute);
   client->cells = g_steal_pointer(&cells);

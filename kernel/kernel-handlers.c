@@ -130,10 +130,12 @@ tk_byte_to_cursor(const char *code, size_t byte)
 static json_t *
 language_info(TkInterp *interp)
 {
-  return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s}", "name", "python", "version",
+  /* IPython's lexer and CodeMirror mode: frontends highlight `obj?` and magics as in ipykernel. */
+  return json_pack("{s:s, s:s, s:s, s:s, s:s, s:{s:s, s:i}, s:s}", "name", "python", "version",
                    interp->language_version ? interp->language_version : "3", "mimetype",
-                   "text/x-python", "file_extension", ".py", "pygments_lexer", "python3",
-                   "codemirror_mode", "python", "nbconvert_exporter", "python");
+                   "text/x-python", "file_extension", ".py", "pygments_lexer", "ipython3",
+                   "codemirror_mode", "name", "ipython", "version", 3, "nbconvert_exporter",
+                   "python");
 }
 
 static void

@@ -5,7 +5,7 @@
  * cell language. An interpreter knows nothing of Jupyter: it runs a cell and reports what the
  * cell does through the TkCellIO callbacks below, which the engine turns into iopub messages.
  * A TkInterp is a struct of function pointers plus the interpreter's own state (`self`);
- * kernel-lang-interp.c puts core/lang's cell language behind it.
+ * kernel-py-interp.c puts embedded CPython (core/py) behind it.
  *
  * Threading. Every function except `interrupt` and `set_eager` is called on the kernel's main
  * thread, one at a time. `interrupt` may be called at any moment from the control thread
@@ -103,7 +103,7 @@ typedef struct {
   void *self; /* the interpreter's state, passed to every function below */
 
   /* Language facts for kernel_info_reply. Borrowed, static. */
-  const char *language_version;       /* e.g. "3.11" */
+  const char *language_version;       /* e.g. "3.11.2" */
   const char *implementation_version; /* the interpreter's version */
   const char *banner;                 /* shown by jupyter console */
 
@@ -136,7 +136,7 @@ typedef struct {
   void (*free)(void *self);
 } TkInterp;
 
-/* The cell language's interpreter; returns FALSE with `error` set when it cannot start. */
-gboolean tk_lang_interp_init(TkInterp *interp, GError **error);
+/* Embedded CPython (kernel-py-interp.c); returns FALSE with `error` set when it cannot start. */
+gboolean tk_py_interp_init(TkInterp *interp, GError **error);
 
 G_END_DECLS

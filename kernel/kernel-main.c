@@ -1,5 +1,5 @@
 /* kernel-main.c — `trellis-kernel -f CONNECTION_FILE [--events FILE.jsonl]`: the Jupyter kernel
- * program, the protocol engine in front of the cell language (kernel-lang-interp.c). */
+ * program, the protocol engine in front of embedded CPython (kernel-py-interp.c, over core/py). */
 #include "kernel-private.h"
 
 #include <locale.h>
@@ -36,7 +36,7 @@ main(int argc, char **argv)
     return 2;
   }
   TkInterp interp;
-  if (!tk_lang_interp_init(&interp, &error) ||
+  if (!tk_py_interp_init(&interp, &error) ||
       !tk_kernel_run(connection_file, events_file, &interp, &error)) {
     g_printerr("trellis-kernel: %s\n", error->message);
     return 1;

@@ -1,6 +1,6 @@
 """jupyter_kernel_test (Debian's python3-jupyter-kernel-test) against trellis-kernel.
 
-The samples are cells of the Trellis cell language, run by the real kernel; every test of
+The samples are Python cells, run by the real kernel (embedded CPython); every test of
 jupyter_kernel_test runs (none is skipped), and test_stdin_input adds the stdin round trip this
 version of jupyter_kernel_test has no sample for. The kernel runs from a temporary kernelspec;
 its stderr is checked for sanitizer reports at the end.
@@ -29,7 +29,8 @@ class TrellisKernelTests(jkt.KernelTests):
     code_stderr = "import sys; print('test', file=sys.stderr)"
     completion_samples = [
         {"text": "zi", "matches": {"zip"}},
-        {"text": "import sys; sys.std", "matches": {"stderr", "stdout"}},
+        {"text": "import sys; sys.std",
+         "matches": {"stderr", "stdin", "stdlib_module_names", "stdout"}},
         {"text": "import math; math.fl", "matches": {"floor"}},
         {"text": "whi", "matches": {"while"}},
         {"text": "from math import sq", "matches": {"sqrt"}},

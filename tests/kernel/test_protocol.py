@@ -40,7 +40,9 @@ class KernelInfo(KernelTestCase):
             li = c["language_info"]
             self.assertEqual((li["name"], li["file_extension"], li["mimetype"], li["pygments_lexer"],
                               li["codemirror_mode"]),
-                             ("python", ".py", "text/x-python", "python3", "python"))
+                             ("python", ".py", "text/x-python", "ipython3",
+                              {"name": "ipython", "version": 3}))
+            self.assertEqual(li["version"], "%d.%d.%d" % sys.version_info[:3])
             states = [m["content"]["execution_state"] for m in self.k.iopub_until_idle(msg_id)]
             self.assertEqual(states, ["busy", "idle"])
 
@@ -387,7 +389,7 @@ class Introspection(KernelTestCase):
         self.assertIn("zeta", self.request("complete_request", code="ze", cursor_pos=2)["matches"])
         self.assertIn("while", self.request("complete_request", code="whi", cursor_pos=3)["matches"])
         c = self.request("complete_request", code="x = sys.std", cursor_pos=11)
-        self.assertEqual(c["matches"], ["stderr", "stdout"])
+        self.assertEqual(c["matches"], ["stderr", "stdin", "stdlib_module_names", "stdout"])
         self.assertEqual((c["cursor_start"], c["cursor_end"]), (8, 11))
 
     def test_complete_cursor_counts_code_points(self):
@@ -438,6 +440,7 @@ class Language(KernelTestCase):
                               '  File "<cell %d>", line 4, in <module>' % n, "    double(2)",
                               '  File "<cell %d>", line 2, in double' % n,
                               "    return x * missing",
+                              "               ^^^^^^^",
                               "NameError: name 'missing' is not defined"])
 
     def test_syntax_error_form(self):

@@ -1,0 +1,527 @@
+/* kernel-py-interp.c — embedded CPython (core/py) behind the kernel's interface.
+ *
+ * The kernel process has one Python interpreter (tp_interp_new, with the `tensorflow` module)
+ * and every cell runs in its __main__ as "<cell N>" (N the execution count) through tp_run:
+ * the source goes to linecache, so tracebacks quote it, and the value of a trailing expression
+ * comes back through core/py's display callback as Out[N]. While a cell runs, `io` is the
+ * engine's TkCellIO; outside a cell (user_expressions, completion, inspection) it is NULL and
+ * every output is dropped. Each execute is one cell of the tf event stream (tp_cell_begin/_end).
+ *
+ * Stream text is gathered here, per stream, and handed to io->stream at each newline and before
+ * any other output (display, result, error, pager, input prompt), so that print('x') is one
+ * stream message and the outputs keep their order. Python-side conveniences (MIME bundles,
+ * display/clear_output/help/input/getpass builtins, `obj?`, completion, inspection and
+ * is_complete) are in py/notebook.py, run in the built-in module `_trellis_kernel` whose C
+ * functions below reach `io`.
+ *
+ * Threading. The main thread holds the GIL from tk_py_interp_init to `free`: cells run there,
+ * and CPython delivers KeyboardInterrupt (tp_interrupt, async-signal-safe) only there. The
+ * engine's SIGINT handler and control thread call `interrupt`; the debug thread calls
+ * `set_eager`, which touches only the tf registry (thread-safe) under `lock`, never Python.
+ */
+#include "kernel-interp.h"
+#include "notebook-py.h"
+#include "tf.h"
+#include "tp.h"
+
+#include <string.h>
+
+typedef struct {
+  TpInterp *tp;
+  PyObject *helpers;      /* the _trellis_kernel module (owned) */
+  const TkCellIO *io;     /* the running cell's outputs, or NULL: outputs are dropped */
+  GString *pending[2];    /* stdout, stderr text not yet handed to io->stream */
+  char *language_version; /* "3.11.2", from Py_GetVersion */
+  char *banner;
+  GMutex lock;            /* guards `registry` (set_eager runs on the debug thread) */
+  TrFnRegistry *registry; /* the tf module's Functions and eager switch (owned reference) */
+} TkPy;
+
+/* ---- streams -------------------------------------------------------------------------- */
+
+static void
+flush_stream(TkPy *tk, TkStream stream)
+{
+  GString *text = tk->pending[stream];
+  if (text->len > 0 && tk->io)
+    tk->io->stream(tk->io->ctx, stream, text->str, text->len);
+  g_string_truncate(text, 0);
+}
+
+/* Before any output that is not stream text, and at the end of a cell. */
+static void
+flush_streams(TkPy *tk)
+{
+  flush_stream(tk, TK_STREAM_STDOUT);
+  flush_stream(tk, TK_STREAM_STDERR);
+}
+
+/* core/py's writer for sys.stdout and sys.stderr. */
+static void
+on_write(void *data, TpStream stream, const char *text, gsize len)
+{
+  TkPy *tk = data;
+  if (!tk->io)
+    return;
+  TkStream s = stream == TP_STDERR ? TK_STREAM_STDERR : TK_STREAM_STDOUT;
+  flush_stream(tk, s == TK_STREAM_STDOUT ? TK_STREAM_STDERR : TK_STREAM_STDOUT);
+  g_string_append_len(tk->pending[s], text, (gssize)len);
+  if (memchr(text, '\n', len))
+    flush_stream(tk, s);
+}
+
+/* core/py's result callback: a cell's trailing expression, Out[N]. notebook.result() makes its
+ * MIME bundle and hands it to _result. */
+static bool
+on_display(void *data, PyObject *value)
+{
+  TkPy *tk = data;
+  PyObject *r = PyObject_CallMethod(tk->helpers, "result", "O", value); /* owned */
+  Py_XDECREF(r);
+  return r != NULL;
+}
+
+/* ---- _trellis_kernel: what notebook.py calls ------------------------------------------- */
+
+static TkPy *
+module_tk(PyObject *module)
+{
+  return *(TkPy **)PyModule_GetState(module);
+}
+
+/* A JSON text made by notebook.py, as jansson's value; NULL with ValueError set. */
+static json_t *
+parse_json(PyObject *text)
+{
+  PyObject *utf8 = PyUnicode_AsEncodedString(text, "utf-8", "replace"); /* owned */
+  if (!utf8)
+    return NULL;
+  json_error_t error;
+  json_t *j = json_loadb(PyBytes_AS_STRING(utf8), (size_t)PyBytes_GET_SIZE(utf8), 0, &error);
+  Py_DECREF(utf8);
+  if (!j)
+    PyErr_Format(PyExc_ValueError, "bad MIME bundle: %s", error.text);
+  return j;
+}
+
+/* _display(data_json, metadata_json) and _result(...): a display_data / execute_result. */
+static PyObject *
+send_bundle(PyObject *module, PyObject *const *args, Py_ssize_t nargs, bool is_result)
+{
+  if (nargs != 2 || !PyUnicode_Check(args[0]) || !PyUnicode_Check(args[1])) {
+    PyErr_SetString(PyExc_TypeError, "expected (data_json, metadata_json)");
+    return NULL;
+  }
+  g_autoptr(json_t) data = parse_json(args[0]);
+  g_autoptr(json_t) metadata = data ? parse_json(args[1]) : NULL;
+  if (!metadata)
+    return NULL;
+  TkPy *tk = module_tk(module);
+  flush_streams(tk);
+  if (tk->io) {
+    if (is_result)
+      tk->io->result(tk->io->ctx, data, json_object_size(metadata) ? metadata : NULL);
+    else
+      tk->io->display(tk->io->ctx, data, json_object_size(metadata) ? metadata : NULL);
+  }
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+helpers_display(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+  return send_bundle(module, args, nargs, false);
+}
+
+static PyObject *
+helpers_result(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+  return send_bundle(module, args, nargs, true);
+}
+
+static PyObject *
+helpers_clear_output(PyObject *module, PyObject *wait)
+{
+  TkPy *tk = module_tk(module);
+  int w = PyObject_IsTrue(wait);
+  if (w < 0)
+    return NULL;
+  flush_streams(tk);
+  if (tk->io)
+    tk->io->clear_output(tk->io->ctx, w);
+  Py_RETURN_NONE;
+}
+
+static PyObject *
+helpers_page(PyObject *module, PyObject *text)
+{
+  if (!PyUnicode_Check(text)) {
+    PyErr_SetString(PyExc_TypeError, "expected a JSON text");
+    return NULL;
+  }
+  g_autoptr(json_t) data = parse_json(text);
+  if (!data)
+    return NULL;
+  TkPy *tk = module_tk(module);
+  flush_streams(tk);
+  if (tk->io && tk->io->page)
+    tk->io->page(tk->io->ctx, data);
+  Py_RETURN_NONE;
+}
+
+/* _input(prompt, password): a line from the frontend. Without a frontend that allows stdin it
+ * is the end of the input (EOFError, as CPython's input() at the end of its stdin); an
+ * interrupt while waiting is a KeyboardInterrupt. The GIL is released while waiting. */
+static PyObject *
+helpers_input(PyObject *module, PyObject *args)
+{
+  const char *prompt;
+  int password;
+  if (!PyArg_ParseTuple(args, "sp:_input", &prompt, &password))
+    return NULL;
+  TkPy *tk = module_tk(module);
+  flush_streams(tk);
+  if (!tk->io || !tk->io->input) {
+    PyErr_SetString(PyExc_EOFError, "EOF when reading a line");
+    return NULL;
+  }
+  g_autofree char *ename = NULL;
+  g_autofree char *evalue = NULL;
+  g_autofree char *line = NULL;
+  const TkCellIO *io = tk->io;
+  Py_BEGIN_ALLOW_THREADS line = io->input(io->ctx, prompt, password, &ename, &evalue);
+  Py_END_ALLOW_THREADS if (line) return PyUnicode_DecodeUTF8(line, (Py_ssize_t)strlen(line),
+                                                             "replace");
+  if (g_strcmp0(ename, "KeyboardInterrupt") == 0)
+    PyErr_SetNone(PyExc_KeyboardInterrupt);
+  else
+    PyErr_SetString(PyExc_EOFError, "EOF when reading a line");
+  return NULL;
+}
+
+static PyMethodDef helpers_methods[] = {
+    {"_display", (PyCFunction)(void (*)(void))helpers_display, METH_FASTCALL,
+     "_display(data_json, metadata_json): a display_data message."},
+    {"_result", (PyCFunction)(void (*)(void))helpers_result, METH_FASTCALL,
+     "_result(data_json, metadata_json): the cell's execute_result."},
+    {"_clear_output", helpers_clear_output, METH_O, "_clear_output(wait)"},
+    {"_page", helpers_page, METH_O, "_page(data_json): the pager payload."},
+    {"_input", helpers_input, METH_VARARGS, "_input(prompt, password): a line from the frontend."},
+    {NULL},
+};
+
+static struct PyModuleDef helpers_def = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "_trellis_kernel",
+    .m_doc = "The Trellis kernel's notebook conveniences (display, help, input, completion).",
+    .m_size = sizeof(TkPy *),
+    .m_methods = helpers_methods,
+};
+
+/* The _trellis_kernel module with notebook.py run in it, registered in sys.modules. New
+ * reference, or NULL with an exception set. */
+static PyObject *
+helpers_new(TkPy *tk)
+{
+  PyObject *module = PyModule_Create(&helpers_def); /* owned */
+  if (!module)
+    return NULL;
+  *(TkPy **)PyModule_GetState(module) = tk;
+  PyObject *dict = PyModule_GetDict(module); /* borrowed */
+  PyObject *code = Py_CompileString(tk_notebook_source, "<trellis kernel>", Py_file_input);
+  PyObject *ran = NULL;
+  if (code && PyDict_SetItemString(dict, "__builtins__", PyEval_GetBuiltins()) == 0)
+    ran = PyEval_EvalCode(code, dict, dict);
+  Py_XDECREF(code);
+  if (!ran || PyDict_SetItemString(PyImport_GetModuleDict(), "_trellis_kernel", module) < 0) {
+    Py_XDECREF(ran);
+    Py_DECREF(module);
+    return NULL;
+  }
+  Py_DECREF(ran);
+  return module;
+}
+
+/* helpers.NAME(args...) for its result; NULL with the exception cleared and its traceback in
+ * the kernel's log (sys.stderr is the cell's, and no cell runs): a bug in notebook.py, or an
+ * object whose dir() or repr raised; a KeyboardInterrupt at a bad time is not logged. */
+static PyObject *
+call_helper(TkPy *tk, const char *name, const char *format, ...)
+{
+  va_list ap;
+  va_start(ap, format);
+  PyObject *args = Py_VaBuildValue(format, ap); /* owned: a tuple (format is "(...)") */
+  va_end(ap);
+  PyObject *fn = args ? PyObject_GetAttrString(tk->helpers, name) : NULL; /* owned */
+  PyObject *r = fn ? PyObject_CallObject(fn, args) : NULL;                /* owned */
+  Py_XDECREF(args);
+  Py_XDECREF(fn);
+  if (!r) {
+    g_autoptr(TpException) exc = tp_exception_fetch();
+    if (exc && g_strcmp0(exc->name, "KeyboardInterrupt") != 0)
+      for (char **line = exc->lines; *line; line++)
+        g_printerr("trellis-kernel: %s: %s\n", name, *line);
+  }
+  return r;
+}
+
+/* ---- exceptions ----------------------------------------------------------------------- */
+
+/* Reports the pending exception through io->error: CPython's traceback, a line an entry of
+ * the list (the SyntaxError form of a cell that does not compile included). SystemExit ends the
+ * cell, not the kernel, and reads as IPython shows it. */
+static void
+report_exception(TkPy *tk, const TkCellIO *io)
+{
+  g_autoptr(TpException) exc = tp_exception_fetch();
+  flush_streams(tk);
+  if (!exc) {
+    const char *lines[] = {"RuntimeError: the cell failed without an exception"};
+    io->error(io->ctx, "RuntimeError", "the cell failed without an exception", lines, 1);
+    return;
+  }
+  if (exc->system_exit) {
+    g_autofree char *last =
+        g_strdup_printf("SystemExit: %s", exc->exit_message ? exc->exit_message : exc->message);
+    const char *lines[] = {"An exception has occurred, use %tb to see the full traceback.", "",
+                           g_strstrip(last)};
+    io->error(io->ctx, exc->name, exc->message, lines, G_N_ELEMENTS(lines));
+    return;
+  }
+  io->error(io->ctx, exc->name, exc->message, (const char *const *)exc->lines,
+            g_strv_length(exc->lines));
+}
+
+/* ---- the interface -------------------------------------------------------------------- */
+
+/* A cell whose last line is `expr?`: runs the lines before it, then pages the expression. */
+static bool
+run_pinfo(TkPy *tk, const char *code, const char *filename, PyObject *pinfo)
+{
+  Py_ssize_t start;
+  const char *expr;
+  int detail_level;
+  if (!PyArg_ParseTuple(pinfo, "nsi", &start, &expr, &detail_level))
+    return false;
+  if (start > 0 && !tp_run(tk->tp, code, start, filename, TP_RUN_EXEC))
+    return false;
+  PyObject *r = PyObject_CallMethod(tk->helpers, "page_expression", "si", expr, detail_level);
+  Py_XDECREF(r);
+  return r != NULL;
+}
+
+static TkExecStatus
+py_execute(void *self, const TkCell *cell, const TkCellIO *io)
+{
+  TkPy *tk = self;
+  tk->io = io;
+  g_autofree char *filename = g_strdup_printf("<cell %d>", cell->execution_count);
+  tp_cell_begin(tk->tp, cell->execution_count, cell->code, -1);
+  bool ok;
+  PyObject *pinfo = PyObject_CallMethod(tk->helpers, "find_pinfo", "s", cell->code); /* owned */
+  if (!pinfo)
+    ok = false; /* an interrupt that came right at the start */
+  else if (pinfo != Py_None)
+    ok = run_pinfo(tk, cell->code, filename, pinfo);
+  else
+    ok = tp_run(tk->tp, cell->code, -1, filename, TP_RUN_DISPLAY);
+  Py_XDECREF(pinfo);
+  if (!ok)
+    report_exception(tk, io);
+  flush_streams(tk);
+  tp_cell_end(tk->tp, ok);
+  tk->io = NULL;
+  return ok ? TK_EXEC_OK : TK_EXEC_ERROR;
+}
+
+static json_t *
+py_evaluate(void *self, const char *expression, char **ename, char **evalue)
+{
+  TkPy *tk = self;
+  const TkCellIO *saved = tk->io;
+  tk->io = NULL; /* must not print */
+  json_t *bundle = NULL;
+  PyObject *text = PyObject_CallMethod(tk->helpers, "evaluate", "s", expression); /* owned */
+  if (text) {
+    bundle = parse_json(text);
+    Py_DECREF(text);
+  }
+  if (!bundle) {
+    g_autoptr(TpException) exc = tp_exception_fetch();
+    *ename = g_strdup(exc ? exc->name : "RuntimeError");
+    *evalue = g_strdup(exc ? exc->message : "");
+  }
+  g_string_truncate(tk->pending[TK_STREAM_STDOUT], 0);
+  g_string_truncate(tk->pending[TK_STREAM_STDERR], 0);
+  tk->io = saved;
+  return bundle;
+}
+
+static void
+py_complete(void *self, const char *code, size_t cursor, TkCompletion *out)
+{
+  TkPy *tk = self;
+  out->start = out->end = cursor;
+  PyObject *r = call_helper(tk, "complete", "(sn)", code, (Py_ssize_t)cursor); /* owned */
+  PyObject *matches;
+  Py_ssize_t start, end;
+  if (!r || !PyArg_ParseTuple(r, "O!nn", &PyList_Type, &matches, &start, &end)) {
+    PyErr_Clear();
+    Py_XDECREF(r);
+    return;
+  }
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(matches); i++) {
+    const char *name = PyUnicode_AsUTF8(PyList_GET_ITEM(matches, i));
+    if (name)
+      g_ptr_array_add(out->matches, g_strdup(name));
+    else
+      PyErr_Clear(); /* a name with a lone surrogate: not something to type */
+  }
+  out->start = (size_t)start;
+  out->end = (size_t)end;
+  Py_DECREF(r);
+}
+
+static json_t *
+py_inspect(void *self, const char *code, size_t cursor, int detail_level)
+{
+  TkPy *tk = self;
+  PyObject *r = call_helper(tk, "inspect_at", "(sni)", code, (Py_ssize_t)cursor, detail_level);
+  json_t *bundle = NULL;
+  if (r && PyUnicode_Check(r)) {
+    PyObject *utf8 = PyUnicode_AsEncodedString(r, "utf-8", "replace"); /* owned */
+    if (utf8) {
+      bundle = json_pack("{s:s%}", "text/plain", PyBytes_AS_STRING(utf8),
+                         (size_t)PyBytes_GET_SIZE(utf8));
+      Py_DECREF(utf8);
+    }
+  }
+  PyErr_Clear();
+  Py_XDECREF(r);
+  return bundle;
+}
+
+static TkCompleteness
+py_is_complete(void *self, const char *code, char **indent)
+{
+  TkPy *tk = self;
+  PyObject *r = call_helper(tk, "is_complete", "(s)", code); /* owned */
+  const char *status, *next_indent;
+  TkCompleteness c = TK_UNKNOWN;
+  if (r && PyArg_ParseTuple(r, "sz", &status, &next_indent)) {
+    if (strcmp(status, "complete") == 0) {
+      c = TK_COMPLETE;
+    } else if (strcmp(status, "invalid") == 0) {
+      c = TK_INVALID;
+    } else {
+      c = TK_INCOMPLETE;
+      *indent = g_strdup(next_indent ? next_indent : "");
+    }
+  }
+  PyErr_Clear();
+  Py_XDECREF(r);
+  return c;
+}
+
+static void
+py_interrupt(void *self)
+{
+  tp_interrupt(); /* async-signal-safe: CPython's interrupt flag and tf's */
+}
+
+static void
+py_reset(void *self)
+{
+  TkPy *tk = self;
+  /* run_functions_eagerly is the process's setting in TensorFlow: the registry keeps it. */
+  Py_XDECREF(call_helper(tk, "reset", "()"));
+}
+
+static void
+py_use_events(void *self, TrEventBus *bus)
+{
+  TkPy *tk = self;
+  PyObject *tf = tp_interp_tf(tk->tp);
+  if (!tf_module_use_event_bus(tf, bus))
+    g_warning("trellis-kernel: the session used tf before the kernel's event bus was set");
+  /* The module made a new registry on the new bus: the eager switch is that one now. */
+  g_mutex_lock(&tk->lock);
+  g_clear_pointer(&tk->registry, tr_fn_registry_unref);
+  tk->registry = tr_fn_registry_ref(tf_module_get_registry(tf));
+  g_mutex_unlock(&tk->lock);
+}
+
+static void
+py_set_eager(void *self, bool on)
+{
+  TkPy *tk = self;
+  g_mutex_lock(&tk->lock);
+  if (tk->registry)
+    tr_fn_registry_set_run_eagerly(tk->registry, on);
+  g_mutex_unlock(&tk->lock);
+}
+
+static void
+py_free(void *self)
+{
+  TkPy *tk = self;
+  Py_CLEAR(tk->helpers);
+  tp_interp_free(tk->tp);
+  g_mutex_lock(&tk->lock);
+  g_clear_pointer(&tk->registry, tr_fn_registry_unref);
+  g_mutex_unlock(&tk->lock);
+  g_mutex_clear(&tk->lock);
+  g_string_free(tk->pending[0], TRUE);
+  g_string_free(tk->pending[1], TRUE);
+  g_free(tk->language_version);
+  g_free(tk->banner);
+  g_free(tk);
+}
+
+gboolean
+tk_py_interp_init(TkInterp *interp, GError **error)
+{
+  g_autofree TkPy *tk = g_new0(TkPy, 1);
+  /* The engine owns SIGINT (signal-mode interrupts call py_interrupt). */
+  const TpConfig config = {.path0 = "", .write = on_write, .display = on_display, .data = tk};
+  tk->tp = tp_interp_new(&config, error);
+  if (!tk->tp)
+    return FALSE;
+  tk->helpers = helpers_new(tk);
+  PyObject *installed = tk->helpers ? call_helper(tk, "install", "()") : NULL;
+  if (!installed) {
+    g_autoptr(TpException) exc = tp_exception_fetch();
+    g_set_error(error, TP_INTERP_ERROR, 0, "the kernel's Python helpers failed: %s: %s",
+                exc ? exc->name : "?", exc ? exc->message : "?");
+    Py_CLEAR(tk->helpers);
+    tp_interp_free(tk->tp);
+    return FALSE;
+  }
+  Py_DECREF(installed);
+  g_mutex_init(&tk->lock);
+  tk->registry = tr_fn_registry_ref(tf_module_get_registry(tp_interp_tf(tk->tp)));
+  tk->pending[0] = g_string_new(NULL);
+  tk->pending[1] = g_string_new(NULL);
+  const char *version = Py_GetVersion(); /* "3.11.2 (main, ...) [GCC ...]" */
+  tk->language_version = g_strndup(version, strcspn(version, " "));
+  tk->banner = g_strdup_printf("Trellis %s — traced functions, shown (Python %s)", TK_VERSION,
+                               tk->language_version);
+  *interp = (TkInterp){
+      .self = tk,
+      .language_version = tk->language_version,
+      .implementation_version = TK_VERSION,
+      .banner = tk->banner,
+      .execute = py_execute,
+      .evaluate = py_evaluate,
+      .complete = py_complete,
+      .inspect = py_inspect,
+      .is_complete = py_is_complete,
+      .interrupt = py_interrupt,
+      .reset = py_reset,
+      .use_events = py_use_events,
+      .set_eager = py_set_eager,
+      .free = py_free,
+  };
+  g_steal_pointer(&tk);
+  return TRUE;
+}
