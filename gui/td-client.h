@@ -10,7 +10,8 @@
  * that restarted (new session id) is met with a new snapshot.
  *
  * Standalone: a worker thread runs the notebook's code cells (or the script) with its own
- * cell-language session, whose events are delivered the same way; cell output goes to the
+ * Python session (core/py, one CPython per process, shared by turns), whose events are delivered
+ * the same way; cell output goes to the
  * client's `output` callback.
  *
  * Delivery: callbacks run on the GMainContext given at creation (the GTK main loop), never on

@@ -1,8 +1,8 @@
 /* kernel-interp.h — the narrow interface between the Jupyter protocol engine and an interpreter.
  *
  * The engine (kernel-engine.c and friends) speaks the Jupyter messaging protocol: sockets,
- * signatures, the message table, busy/idle, history, stdin, interrupts. It knows nothing of the
- * cell language. An interpreter knows nothing of Jupyter: it runs a cell and reports what the
+ * signatures, the message table, busy/idle, history, stdin, interrupts. It knows nothing of
+ * Python. An interpreter knows nothing of Jupyter: it runs a cell and reports what the
  * cell does through the TkCellIO callbacks below, which the engine turns into iopub messages.
  * A TkInterp is a struct of function pointers plus the interpreter's own state (`self`);
  * kernel-py-interp.c puts embedded CPython (core/py) behind it.

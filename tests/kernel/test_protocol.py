@@ -416,7 +416,7 @@ class Introspection(KernelTestCase):
 
 
 class Language(KernelTestCase):
-    """What the kernel adds around the cell language: tracebacks naming the cell, results,
+    """What the kernel adds around Python: tracebacks naming the cell, results,
     `obj?` / help(), inspection and completion from the session's live objects."""
 
     def request(self, msg_type, **content):

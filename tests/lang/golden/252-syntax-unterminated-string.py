@@ -1,3 +1,0 @@
-# SyntaxError: unterminated string literal.
-name = "trellis
-print(name)

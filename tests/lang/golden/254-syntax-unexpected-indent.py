@@ -1,3 +1,0 @@
-# IndentationError: a block that is indented without reason.
-x = 1
-    y = 2

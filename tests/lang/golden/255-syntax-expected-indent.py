@@ -1,3 +1,0 @@
-# IndentationError: an if statement with no indented body.
-if True:
-print("body")

@@ -1,3 +1,0 @@
-# SyntaxError: assignment to a literal.
-print("start")
-1 = x

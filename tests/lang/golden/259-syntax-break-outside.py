@@ -1,4 +1,0 @@
-# SyntaxError: break outside a loop.
-for i in range(2):
-    pass
-break

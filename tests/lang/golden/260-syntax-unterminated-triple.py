@@ -1,4 +1,0 @@
-# SyntaxError: unterminated triple-quoted string.
-doc = """starts here
-and never
-ends

@@ -1,3 +1,0 @@
-# SyntaxError: nonlocal at module level.
-print("start")
-nonlocal count

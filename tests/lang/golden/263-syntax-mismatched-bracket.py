@@ -1,2 +1,0 @@
-# SyntaxError: a mismatched closing bracket.
-items = [1, 2, 3)

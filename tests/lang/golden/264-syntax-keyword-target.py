@@ -1,2 +1,0 @@
-# SyntaxError: a keyword used as an assignment target.
-class = "reserved"

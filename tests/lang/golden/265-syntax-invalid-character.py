@@ -1,2 +1,0 @@
-# SyntaxError: an invalid character in an identifier position.
-price = 5 $ 3

@@ -1,3 +1,0 @@
-# SyntaxError: a duplicate parameter name.
-def f(a, b, a):
-    return a
