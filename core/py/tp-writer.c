@@ -10,9 +10,10 @@
 #include "tp-private.h"
 
 typedef struct {
-  PyObject_HEAD TpStream stream; /* which stream the callback is told */
-  TpWriteFunc write;             /* the host's callback */
-  void *data;                    /* its argument */
+  PyObject_HEAD
+  TpStream stream;   /* which stream the callback is told */
+  TpWriteFunc write; /* the host's callback */
+  void *data;        /* its argument */
 } TpWriter;
 
 static PyObject *

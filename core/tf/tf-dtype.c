@@ -18,7 +18,8 @@
 /* ---- DType ---------------------------------------------------------------------------------- */
 
 typedef struct {
-  PyObject_HEAD TrDType dtype; /* the element type it names */
+  PyObject_HEAD
+  TrDType dtype; /* the element type it names */
 } TfDType;
 
 static TrDType

@@ -37,13 +37,14 @@ typedef struct {
 } TapeHandle;
 
 struct TfTape {
-  PyObject_HEAD TfTape *next; /* the next active tape (entered earlier), while active */
-  bool active;                /* between __enter__ and __exit__ */
-  bool paused;                /* inside stop_recording() */
-  bool computing;             /* gradient() is running: the tape records nothing of it */
-  bool persistent;            /* GradientTape(persistent=) */
-  bool watch_accessed;        /* GradientTape(watch_accessed_variables=) */
-  bool used;                  /* a non-persistent tape computed its gradients */
+  PyObject_HEAD
+  TfTape *next;             /* the next active tape (entered earlier), while active */
+  bool active;              /* between __enter__ and __exit__ */
+  bool paused;              /* inside stop_recording() */
+  bool computing;           /* gradient() is running: the tape records nothing of it */
+  bool persistent;          /* GradientTape(persistent=) */
+  bool watch_accessed;      /* GradientTape(watch_accessed_variables=) */
+  bool used;                /* a non-persistent tape computed its gradients */
   TrGraph *graph;           /* the graph being traced when the tape was entered (owned), or NULL */
   GArray *windows;          /* traced: int pairs [first, last) of node ids recorded; last -1 open */
   GHashTable *watched_outs; /* traced: watched outputs (TrOutput *, owned keys) */
@@ -1064,7 +1065,8 @@ tape_reset(PyObject *self, PyObject *unused)
 
 /* stop_recording(): a context manager pausing the tape. */
 typedef struct {
-  PyObject_HEAD PyObject *tape; /* the GradientTape (owned) */
+  PyObject_HEAD
+  PyObject *tape; /* the GradientTape (owned) */
 } StopRecording;
 
 static PyObject *

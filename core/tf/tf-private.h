@@ -106,16 +106,16 @@ typedef struct {
   PyTypeObject *TensorSpec;
   PyTypeObject *Graph;
   PyTypeObject *InitScope; /* what tf.init_scope() returns */
-  PyObject *py_support;   /* namespace of py/function.py: NodeDef, GraphDef, Module... (owned) */
-  bool functions_created; /* a Function exists: the registry and bus may no longer change */
+  PyObject *py_support;    /* namespace of py/function.py: NodeDef, GraphDef, Module... (owned) */
+  bool functions_created;  /* a Function exists: the registry and bus may no longer change */
   guint warning_subscription; /* the bus subscription printing the retracing warning, or 0 */
 
   /* tf-control.c and tf-autograph.c */
-  PyObject *ag_operators; /* the `ag__` namespace converted code calls (owned) */
-  PyObject *ag_cache;     /* original code -> converted code, or None: run as is (owned) */
-  PyObject *ag_library_prefixes;          /* paths of code never converted (owned) */
-  PyTypeObject *AgUndefined;              /* ag__.Undefined: a name not bound yet */
-  PyTypeObject *AgUndefinedReturnValue;   /* ag__.UndefinedReturnValue: no return ran yet */
+  PyObject *ag_operators;        /* the `ag__` namespace converted code calls (owned) */
+  PyObject *ag_cache;            /* original code -> converted code, or None: run as is (owned) */
+  PyObject *ag_library_prefixes; /* paths of code never converted (owned) */
+  PyTypeObject *AgUndefined;     /* ag__.Undefined: a name not bound yet */
+  PyTypeObject *AgUndefinedReturnValue; /* ag__.UndefinedReturnValue: no return ran yet */
 
   /* tf-data.c */
   PyTypeObject *Dataset;
@@ -158,9 +158,10 @@ PyObject *tf_raise_any(TfState *st, GError *error);
 /* ---- tf-tensor.c: tensor objects ------------------------------------------------------------- */
 
 typedef struct {
-  PyObject_HEAD TrTensor *value; /* eager value (owned); NULL for a symbolic tensor */
-  TrGraph *graph; /* symbolic: the graph it belongs to (owned reference); else NULL */
-  TrOutput out;   /* symbolic: the node output it names */
+  PyObject_HEAD
+  TrTensor *value; /* eager value (owned); NULL for a symbolic tensor */
+  TrGraph *graph;  /* symbolic: the graph it belongs to (owned reference); else NULL */
+  TrOutput out;    /* symbolic: the node output it names */
   PyObject *weakreflist;
 } TfTensor;
 

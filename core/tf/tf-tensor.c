@@ -208,7 +208,8 @@ tensor_hash(PyObject *self)
 /* ---- TensorShape ---------------------------------------------------------------------------- */
 
 typedef struct {
-  PyObject_HEAD TrShape shape; /* possibly partial */
+  PyObject_HEAD
+  TrShape shape; /* possibly partial */
 } TfShape;
 
 static const TrShape *
@@ -1876,9 +1877,10 @@ tensor_getitem(PyObject *self, PyObject *key)
 /* ---- iteration over the first axis ---------------------------------------------------------- */
 
 typedef struct {
-  PyObject_HEAD PyObject *tensor; /* the tensor (owned); a Tensor holds no objects, so no cycles */
-  int64_t index;                  /* next row */
-  int64_t n;                      /* rows */
+  PyObject_HEAD
+  PyObject *tensor; /* the tensor (owned); a Tensor holds no objects, so no cycles */
+  int64_t index;    /* next row */
+  int64_t n;        /* rows */
 } TensorIter;
 
 static void
@@ -1946,7 +1948,8 @@ tensor_iter(PyObject *self)
 /* ---- Reference: Tensor.ref() ------------------------------------------------------------- */
 
 typedef struct {
-  PyObject_HEAD PyObject *obj; /* the tensor or Variable (owned) */
+  PyObject_HEAD
+  PyObject *obj; /* the tensor or Variable (owned) */
 } TfReference;
 
 PyObject *
