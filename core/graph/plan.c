@@ -380,6 +380,10 @@ graph_label(const TrPlan *plan)
 static void
 set_node_error(GError **error, const TrPlan *plan, const TrNode *node, GError *cause)
 {
+  if (g_error_matches(cause, TR_ERROR, TR_ERROR_CANCELLED)) {
+    g_propagate_error(error, cause); /* not a failure of the node: no node to name */
+    return;
+  }
   g_autoptr(GError) owned = cause;
   const char *suffix = g_strrstr(cause->message, " [Op:");
   g_autofree char *message = suffix ? g_strndup(cause->message, (gsize)(suffix - cause->message))
@@ -492,6 +496,16 @@ loop_goes_on(const TrTensor *pred, bool *go, GError **error)
   return true;
 }
 
+/* Whether the run may go on; false with TR_ERROR_CANCELLED once the context's flag is set. */
+static bool
+check_cancel(const TrRunContext *ctx, GError **error)
+{
+  if (G_LIKELY(!ctx || !ctx->cancel || !*ctx->cancel))
+    return true;
+  g_set_error_literal(error, TR_ERROR, TR_ERROR_CANCELLED, "The graph's run was cancelled");
+  return false;
+}
+
 /* Rounds of cond and body: `vals` holds the loop values (owned references) and ends holding the
  * final ones; `next` is room for body's results. A value a round is done with goes to the body
  * plan's pool, where body's kernels find it in the next round. */
@@ -501,6 +515,8 @@ run_loop(const Step *step, TrTensor **vals, TrTensor **next, const TrRunContext 
 {
   int n = step->n_in;
   for (;;) {
+    if (!check_cancel(ctx, error))
+      return false;
     TrTensor *pred = NULL;
     if (!tr_plan_run(step->cond, vals, n, &pred, ctx, error))
       return false;
@@ -644,7 +660,7 @@ tr_plan_run(TrPlan *plan, TrTensor *const *inputs, int n_inputs, TrTensor **outp
   for (int i = 0; i < plan->n_steps && ok; i++) {
     const Step *step = &plan->steps[i];
     GError *cause = NULL;
-    ok = run_step(plan, step, slots, inputs, ctx, &cause);
+    ok = check_cancel(ctx, &cause) && run_step(plan, step, slots, inputs, ctx, &cause);
     if (!ok) {
       set_node_error(error, plan, step->node, cause);
       break;

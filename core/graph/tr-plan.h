@@ -17,15 +17,20 @@
 
 #include "tr-graph.h"
 
+#include <signal.h>
+
 G_BEGIN_DECLS
 
 typedef struct TrPlan TrPlan;
 
 /* Where tf.print writes: `write` gets each PrintV2's text (with its `end`); NULL writes to the
- * process's stdout or stderr, as the node asks. */
+ * process's stdout or stderr, as the node asks. `cancel`, when set, is polled before every step
+ * and every round of a While: once it reads non-zero, the run stops with TR_ERROR_CANCELLED
+ * (a signal handler or another thread sets it: an interrupt). */
 typedef struct {
   void (*write)(const char *text, size_t len, bool to_stderr, void *user); /* tf.print sink */
   void *user;                                                              /* passed to write */
+  const volatile sig_atomic_t *cancel; /* non-zero: stop the run; NULL: never stop */
 } TrRunContext;
 
 /* Counters of a plan, for tests and the debugger. */

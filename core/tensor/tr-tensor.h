@@ -88,6 +88,7 @@ typedef enum {
   TR_ERROR_RESOURCE_EXHAUSTED,
   TR_ERROR_FAILED_PRECONDITION,
   TR_ERROR_NOT_FOUND, /* tf.errors.NotFoundError: no kernel for these dtypes */
+  TR_ERROR_CANCELLED, /* a run stopped on request (TrRunContext.cancel): an interrupt */
 } TrErrorCode;
 
 /* Refcounted storage shared by a tensor and its views. */

@@ -1045,7 +1045,7 @@ eager_next(TfState *st, TfIterator *it)
   TrTensor **out = g_new0(TrTensor *, MAX(d->n, 1));
   bool end = false;
   GError *error = NULL;
-  TrRunContext ctx = {eager_print, st};
+  TrRunContext ctx = {eager_print, st, tf_interrupt_flag()};
   PyObject *r = NULL;
   if (!tr_iterator_next(ti, out, &end, &ctx, &error))
     tf_raise_any(st, error);

@@ -407,6 +407,20 @@ new_error_class(PyObject *module, const char *name, PyObject *base)
   return PyType_FromModuleAndSpec(module, &spec, base);
 }
 
+/* A graph run stopped by tf_interrupt_request(): the interrupt becomes KeyboardInterrupt where
+ * Python would raise it. The host also called PyErr_SetInterrupt, so running the pending signal
+ * handlers raises it (or whatever the program's SIGINT handler does); without one pending (an
+ * interrupt of core/tf alone), KeyboardInterrupt is raised directly. */
+static PyObject *
+raise_interrupt(void)
+{
+  tf_interrupt_clear();
+  if (PyErr_CheckSignals() < 0)
+    return NULL;
+  PyErr_SetNone(PyExc_KeyboardInterrupt);
+  return NULL;
+}
+
 PyObject *
 tf_raise_error(TfState *st, GError *error)
 {
@@ -414,6 +428,9 @@ tf_raise_error(TfState *st, GError *error)
   PyObject *type = st->errors[TF_ERROR_INVALID_ARGUMENT]; /* borrowed */
   if (error->domain == TR_ERROR) {
     switch ((TrErrorCode)error->code) {
+      case TR_ERROR_CANCELLED:
+        g_error_free(error);
+        return raise_interrupt();
 #define ERROR_CASE(code, nm)                                                                       \
   case TR_ERROR_##code:                                                                            \
     type = st->errors[TF_ERROR_##code];                                                            \

@@ -1382,7 +1382,7 @@ run_plan(TfState *st, TrFn *fn, const Concrete *c, TrTensor *const *ins, int n_i
   g_autofree TrTensor **heap = c->n_outputs > 8 ? g_new0(TrTensor *, c->n_outputs) : NULL;
   TrTensor **outs = heap ? heap : small;
   PrintSink sink = {st, fn, false};
-  TrRunContext ctx = {print_sink_write, &sink};
+  TrRunContext ctx = {print_sink_write, &sink, tf_interrupt_flag()};
   GError *error = NULL;
   if (!tr_plan_run(c->plan, ins, n_in, outs, &ctx, &error)) {
     if (sink.failed)

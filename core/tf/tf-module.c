@@ -49,6 +49,12 @@ tf_interrupt_clear(void)
   interrupt_flag = 0;
 }
 
+const volatile sig_atomic_t *
+tf_interrupt_flag(void)
+{
+  return &interrupt_flag;
+}
+
 /* ---- host interface ------------------------------------------------------------------------ */
 
 TrEventBus *

@@ -17,6 +17,7 @@
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <signal.h>
 #include <stdbool.h>
 
 #include "tr-events.h"
@@ -49,5 +50,7 @@ void tf_module_print_warnings(PyObject *tf);
 void tf_interrupt_request(void);
 bool tf_interrupt_pending(void);
 void tf_interrupt_clear(void);
+/* The flag itself, for TrRunContext.cancel: graph runs stop when it is set. */
+const volatile sig_atomic_t *tf_interrupt_flag(void);
 
 G_END_DECLS

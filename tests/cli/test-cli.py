@@ -4,8 +4,10 @@ with continuation lines, and exit statuses. Usage: test-cli.py PATH/TO/trellis""
 import json
 import os
 import subprocess
+import signal
 import sys
 import tempfile
+import time
 
 TRELLIS = sys.argv[1]
 failures = 0
@@ -51,5 +53,48 @@ with tempfile.TemporaryDirectory() as tmp:
 
     prompt = "def f(n):\n    return n * 2\n\nf(21)\nfor i in range(2):\n    print(i)\n\n"
     check("prompt-continuation", [], "42\n0\n1\n", stdin=prompt)
+
+
+def check_interrupt(name, program, expect_out, limit=1.0):
+    """SIGINT while `program` runs, once it printed its first line: the rest of its output, and
+    how long it took to end after the signal (at most `limit` seconds)."""
+    global failures
+    p = subprocess.Popen([TRELLIS, "-c", program], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
+    first = p.stdout.readline()
+    time.sleep(0.2)
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=30)
+    took = time.monotonic() - t0
+    ok = first + out == expect_out and p.returncode == 0 and took <= limit
+    print("%s %s (%.3f s after SIGINT)" % ("ok" if ok else "FAIL", name, took))
+    if not ok:
+        failures += 1
+        print("  stdout %r (expected %r)\n  status %d\n  stderr %r" %
+              (first + out, expect_out, p.returncode, err))
+
+
+# A graph's while_loop polls the interrupt flag every round: KeyboardInterrupt, state kept.
+SPIN = """import tensorflow as tf
+@tf.function
+def spin(n):
+    i = tf.constant(0)
+    while i < n:
+        i = i + 1
+    return i
+print(spin(tf.constant(10)), flush=True)
+try:
+    spin(tf.constant(2**31 - 1))
+except KeyboardInterrupt:
+    print('KeyboardInterrupt')
+print(spin(tf.constant(3)))
+"""
+check_interrupt("interrupt-graph-while-loop", SPIN,
+                "tf.Tensor(10, shape=(), dtype=int32)\nKeyboardInterrupt\n"
+                "tf.Tensor(3, shape=(), dtype=int32)\n")
+check_interrupt("interrupt-python-loop",
+                "print('go', flush=True)\nn = 0\ntry:\n    while True:\n        n += 1\n"
+                "except KeyboardInterrupt:\n    print('stopped')\n", "go\nstopped\n")
 
 sys.exit(1 if failures else 0)

@@ -29,7 +29,7 @@ typedef struct {
   int calls;     /* PrintV2 executions */
 } TgSink;
 void tg_sink_write(const char *text, size_t len, bool to_stderr, void *user);
-#define TG_SINK_CONTEXT(sink) ((TrRunContext){tg_sink_write, (sink)})
+#define TG_SINK_CONTEXT(sink) ((TrRunContext){.write = tg_sink_write, .user = (sink)})
 
 /* Each file's tests. */
 void tg_add_build_tests(void);
