@@ -274,7 +274,9 @@ func_def(Conv *c, PyObject *fname, PyObject *params, PyObject *body)
             "decorator_list", PyList_New(0), "returns", none(), "type_comment", none(), NULL);
 }
 
-/* `node` (stolen) at the location of `like`. */
+/* `node` (stolen) at the start of `like`'s location. The new node ends where it starts: a
+ * method call's line is where its attribute ends, and tracebacks should show the line of the
+ * statement the node stands for, not the last line of its block. */
 static PyObject *
 located(Conv *c, PyObject *node, PyObject *like)
 {
@@ -282,6 +284,13 @@ located(Conv *c, PyObject *node, PyObject *like)
     return NULL;
   PyObject *r = PyObject_CallMethod(c->ast, "copy_location", "OO", node, like);
   Py_DECREF(node);
+  PyObject *line = r ? PyObject_GetAttrString(r, "lineno") : NULL;
+  PyObject *col = line ? PyObject_GetAttrString(r, "col_offset") : NULL;
+  if (!col || PyObject_SetAttrString(r, "end_lineno", line) < 0 ||
+      PyObject_SetAttrString(r, "end_col_offset", col) < 0)
+    PyErr_Clear(); /* a node without a location gets its parent's */
+  Py_XDECREF(line);
+  Py_XDECREF(col);
   return r;
 }
 
@@ -1734,6 +1743,14 @@ tf_autograph_convert(TfState *st, PyObject *func)
       if (!converted && cause)
         warn_unconverted(func, cause);
     }
+    /* Code that conversion left as it was compares equal to the original: run that as is. */
+    int same = converted ? PyObject_RichCompareBool(converted, code, Py_EQ) : 0;
+    if (same < 0) {
+      Py_DECREF(converted);
+      return NULL;
+    }
+    if (same)
+      Py_CLEAR(converted);
     cached = converted ? converted : Py_None;
     if (PyDict_SetItem(st->ag_cache, code, cached) < 0 ||
         (converted && PyDict_SetItem(st->ag_cache, converted, Py_None) < 0)) {
