@@ -1605,6 +1605,16 @@ converted_def(Conv *c, PyObject *func, const char **cause)
   return fdef;
 }
 
+/* Inserts `global name` at the start of `body`. */
+static bool
+insert_global(Conv *c, PyObject *body, PyObject *id, PyObject *like)
+{
+  PyObject *g = located(c, mk(c, "Global", "names", lst(1, Py_NewRef(id)), NULL), like);
+  bool ok = g && PyList_Insert(body, 0, g) == 0;
+  Py_XDECREF(g);
+  return ok;
+}
+
 /* The code object of the converted function: `def ag__factory(ag__, <free variables>): <fdef>;
  * return <name>` compiled under the original file name, and the function's code taken from the
  * factory's constants. */
@@ -1615,19 +1625,26 @@ compile_converted(Conv *c, PyObject *func, PyObject *fdef)
   PyObject *freevars = PyCode_GetFreevars(code);
   PyObject *params = freevars ? PySequence_List(freevars) : NULL;
   Py_XDECREF(freevars);
-  if (!params || PyList_Insert(params, 0, PyUnicode_FromString("ag__")) < 0) {
+  PyObject *ag = PyUnicode_FromString("ag__");
+  if (!params || !ag || PyList_Insert(params, 0, ag) < 0) {
     Py_XDECREF(params);
+    Py_XDECREF(ag);
     return NULL;
   }
+  Py_DECREF(ag);
   PyObject *fname = field(fdef, "name");
+  /* The def binds its name in the factory; unless the name is a free variable, the function's
+   * own references to it (recursion) must stay global, as in the original. */
+  int free_name = fname ? PySequence_Contains(params, fname) : -1;
   PyObject *ret =
       located(c, mk(c, "Return", "value", name_obj(c, Py_XNewRef(fname), false), NULL), fdef);
+  PyObject *fbody = lst(2, Py_NewRef(fdef), ret);
+  if (fbody && (free_name < 0 || (free_name == 0 && !insert_global(c, fbody, fname, fdef))))
+    Py_CLEAR(fbody);
   PyObject *factory_name = PyUnicode_FromString("ag__factory");
-  PyObject *factory =
-      factory_name
-          ? located(c, func_def(c, Py_NewRef(factory_name), params, lst(2, Py_NewRef(fdef), ret)),
-                    fdef)
-          : (Py_DECREF(params), Py_XDECREF(ret), NULL);
+  PyObject *factory = factory_name && fbody
+                          ? located(c, func_def(c, Py_NewRef(factory_name), params, fbody), fdef)
+                          : (Py_DECREF(params), Py_XDECREF(fbody), NULL);
   PyObject *module =
       factory ? mk(c, "Module", "body", lst(1, factory), "type_ignores", PyList_New(0), NULL)
               : NULL;

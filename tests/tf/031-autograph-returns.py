@@ -50,6 +50,17 @@ def calls_helper(x):
 print(calls_helper(tf.constant(5)), calls_helper(tf.constant(1)))
 
 @tf.function
+def recursive_fn(n):
+  # The converted function calls itself through its global name, as the original does.
+  if n > 0:
+    print('tracing')
+    return recursive_fn(n - 1)
+  else:
+    return 1
+
+print(repr(recursive_fn(3)))
+
+@tf.function
 def loop_else(n):
   s = 0
   for i in range(3):
@@ -99,6 +110,10 @@ except Exception as e:
 # (None,)
 # tf.Tensor(2, shape=(), dtype=int32)
 # tf.Tensor(30, shape=(), dtype=int32) tf.Tensor(30, shape=(), dtype=int32)
+# tracing
+# tracing
+# tracing
+# <tf.Tensor: shape=(), dtype=int32, numpy=1>
 # tf.Tensor(1103, shape=(), dtype=int32)
 # NameError: name 'undefined_name' is not defined
 # 031-autograph-returns.py True y = x + undefined_name  # the failing line
