@@ -14,10 +14,10 @@
  * tf_dataset_loop_source for a While over (iterator, has_value, components...) fed by
  * MakeIterator and IteratorGetNextAsOptional, so the graph does not grow with the dataset.
  *
- * Dataset.map traces its function once into a graph on placeholders of the element spec, as
- * TensorFlow does (a Python print inside runs once), and core/graph runs that graph per
- * element. from_generator calls the generator through core/graph's callbacks while iterating,
- * in eager code and in graph runs alike.
+ * Dataset.map converts its function with AutoGraph and traces it once into a graph on
+ * placeholders of the element spec, as TensorFlow does (a Python print inside runs once), and
+ * core/graph runs that graph per element. from_generator calls the generator through core/graph's
+ * callbacks while iterating, in eager code and in graph runs alike.
  */
 #include "tf-private.h"
 #include "tr-dataset.h"
@@ -149,8 +149,8 @@ structure_pack(PyObject *structure, PyObject *const *items)
 /* ---- Dataset objects ------------------------------------------------------------------------ */
 
 typedef struct {
-  PyObject_HEAD PyObject
-      *variant;        /* tf.Tensor holding the TrDataset (concrete), or a symbolic one (owned) */
+  PyObject ob_base;    /* PyObject_HEAD */
+  PyObject *variant;   /* tf.Tensor holding the TrDataset (concrete), or a symbolic one (owned) */
   PyObject *structure; /* the element structure (owned) */
   int n;               /* components */
   TrDType *dtypes;     /* per component (owned) */
@@ -159,11 +159,12 @@ typedef struct {
 } TfDataset;
 
 typedef struct {
-  PyObject_HEAD PyObject *dataset; /* the Dataset iterated (owned): its structure and spec */
-  PyObject *handle; /* tf.Tensor holding the TrIterator (concrete or symbolic), or NULL until a
-                     * traced iterator is first used (owned) */
-  bool numpy;       /* as_numpy_iterator(): components come out as NumPy values */
-  int traced_nexts; /* IteratorGetNext nodes made by next() while tracing */
+  PyObject ob_base;  /* PyObject_HEAD */
+  PyObject *dataset; /* the Dataset iterated (owned): its structure and spec */
+  PyObject *handle;  /* tf.Tensor holding the TrIterator (concrete or symbolic), or NULL until a
+                      * traced iterator is first used (owned) */
+  bool numpy;        /* as_numpy_iterator(): components come out as NumPy values */
+  int traced_nexts;  /* IteratorGetNext nodes made by next() while tracing */
 } TfIterator;
 
 /* Python iteration that is not AutoGraph's `for` (list(ds), a comprehension) would add
@@ -312,6 +313,16 @@ dataset_repr(PyObject *self)
 
 /* ---- making datasets ------------------------------------------------------------------------- */
 
+/* core/graph's datasets have elements of one component at least; TensorFlow refuses empty
+ * elements for from_tensor_slices with this text. */
+static bool
+check_not_empty(Py_ssize_t n)
+{
+  if (n == 0)
+    PyErr_SetString(PyExc_ValueError, "Invalid `element`. `element` should not be empty.");
+  return n > 0;
+}
+
 /* The components of `value` as eager tensors appended to `tensors` (transfer full each), and
  * its structure (new reference). */
 static PyObject *
@@ -321,6 +332,8 @@ eager_components(TfState *st, PyObject *value, const char *method, GPtrArray *te
   if (!leaves)
     return NULL;
   PyObject *structure = structure_flatten(value, leaves);
+  if (structure && !check_not_empty(PyList_GET_SIZE(leaves)))
+    Py_CLEAR(structure);
   for (Py_ssize_t i = 0; structure && i < PyList_GET_SIZE(leaves); i++) {
     PyObject *leaf = PyList_GET_ITEM(leaves, i);
     if (tf_is_symbolic(st, leaf)) {
@@ -345,11 +358,11 @@ eager_components(TfState *st, PyObject *value, const char *method, GPtrArray *te
 static PyObject *
 data_from_tensor_slices(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-  static const char *const kwlist[] = {"tensors", "name", NULL};
-  static _PyArg_Parser parser = {.format = "O|O:from_tensor_slices", .keywords = kwlist};
-  PyObject *tensors, *name = NULL;
-  if (!_PyArg_ParseStackAndKeywords(args, nargs, kwnames, &parser, &tensors, &name))
+  static const char *const names[] = {"tensors", "name", NULL};
+  PyObject *a[2]; /* tensors, name (borrowed) */
+  if (!tf_parse_args("from_tensor_slices", args, nargs, kwnames, names, 1, a))
     return NULL;
+  PyObject *tensors = a[0];
   TfState *st = tf_state();
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func((GDestroyNotify)tr_tensor_unref);
   PyObject *structure = eager_components(st, tensors, "from_tensor_slices", parts);
@@ -367,11 +380,11 @@ data_from_tensor_slices(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, 
 static PyObject *
 data_from_tensors(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-  static const char *const kwlist[] = {"tensors", "name", NULL};
-  static _PyArg_Parser parser = {.format = "O|O:from_tensors", .keywords = kwlist};
-  PyObject *tensors, *name = NULL;
-  if (!_PyArg_ParseStackAndKeywords(args, nargs, kwnames, &parser, &tensors, &name))
+  static const char *const names[] = {"tensors", "name", NULL};
+  PyObject *a[2]; /* tensors, name (borrowed) */
+  if (!tf_parse_args("from_tensors", args, nargs, kwnames, names, 1, a))
     return NULL;
+  PyObject *tensors = a[0];
   TfState *st = tf_state();
   g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func((GDestroyNotify)tr_tensor_unref);
   PyObject *structure = eager_components(st, tensors, "from_tensors", parts);
@@ -692,14 +705,13 @@ types_spec(TfState *st, PyObject *types, PyObject *shapes_arg, GArray *dtypes, G
 static PyObject *
 data_from_generator(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-  static const char *const kwlist[] = {
+  static const char *const names[] = {
       "generator", "output_types", "output_shapes", "args", "output_signature", "name", NULL};
-  static _PyArg_Parser parser = {.format = "O|OOOOO:from_generator", .keywords = kwlist};
-  PyObject *generator, *output_types = NULL, *output_shapes = NULL, *gargs = NULL,
-                       *output_signature = NULL, *name = NULL;
-  if (!_PyArg_ParseStackAndKeywords(args, nargs, kwnames, &parser, &generator, &output_types,
-                                    &output_shapes, &gargs, &output_signature, &name))
+  PyObject *a[6]; /* the arguments (borrowed), NULL when not given */
+  if (!tf_parse_args("from_generator", args, nargs, kwnames, names, 1, a))
     return NULL;
+  PyObject *generator = a[0], *output_types = a[1], *output_shapes = a[2], *gargs = a[3],
+           *output_signature = a[4];
   TfState *st = tf_state();
   if (!PyCallable_Check(generator))
     return PyErr_Format(PyExc_TypeError, "`generator` must be a Python callable.");
@@ -719,6 +731,10 @@ data_from_generator(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyOb
                                 : types_spec(st, output_types, output_shapes, dtypes, shapes);
   if (!structure)
     return NULL;
+  if (!check_not_empty(dtypes->len)) {
+    Py_DECREF(structure);
+    return NULL;
+  }
   PyObject *targs = given(gargs) ? PySequence_Tuple(gargs) : PyTuple_New(0);
   if (!targs) {
     Py_DECREF(structure);
@@ -742,13 +758,14 @@ data_from_generator(PyObject *cls, PyObject *const *args, Py_ssize_t nargs, PyOb
 static PyObject *
 dataset_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-  static const char *const kwlist[] = {"batch_size",    "drop_remainder", "num_parallel_calls",
-                                       "deterministic", "name",           NULL};
-  static _PyArg_Parser parser = {.format = "O|pOOO:batch", .keywords = kwlist};
-  PyObject *size, *parallel = NULL, *deterministic = NULL, *name = NULL;
-  int drop_remainder = 0;
-  if (!_PyArg_ParseStackAndKeywords(args, nargs, kwnames, &parser, &size, &drop_remainder,
-                                    &parallel, &deterministic, &name))
+  static const char *const names[] = {"batch_size",    "drop_remainder", "num_parallel_calls",
+                                      "deterministic", "name",           NULL};
+  PyObject *a[5]; /* the arguments (borrowed), NULL when not given */
+  if (!tf_parse_args("batch", args, nargs, kwnames, names, 1, a))
+    return NULL;
+  PyObject *size = a[0];
+  int drop_remainder = a[1] ? PyObject_IsTrue(a[1]) : 0;
+  if (drop_remainder < 0)
     return NULL;
   TfState *st = tf_state();
   int64_t batch_size;
@@ -800,6 +817,8 @@ map_outputs(TfState *st, TrGraph *g, PyObject *result)
   PyObject *r = PyList_Check(result) ? PyList_AsTuple(result) : Py_NewRef(result);
   PyObject *leaves = r ? PyList_New(0) : NULL;
   PyObject *structure = leaves ? structure_flatten(r, leaves) : NULL;
+  if (structure && !check_not_empty(PyList_GET_SIZE(leaves)))
+    Py_CLEAR(structure);
   for (Py_ssize_t i = 0; structure && i < PyList_GET_SIZE(leaves); i++) {
     TfOperand o;
     GError *error = NULL;
@@ -830,7 +849,11 @@ trace_map_fn(TfState *st, const TfDataset *d, PyObject *fn, PyObject **structure
   };
   TfTrace *saved = st->trace;
   st->trace = &trace;
-  PyObject *result = call_map_fn(st, d, fn, trace.graph);
+  /* tf.data converts the function with AutoGraph, as tf.function does, so Python control flow
+   * on the element becomes graph control flow. */
+  PyObject *converted = tf_autograph_convert(st, fn);
+  PyObject *result = converted ? call_map_fn(st, d, converted, trace.graph) : NULL;
+  Py_XDECREF(converted);
   PyObject *s = result ? map_outputs(st, trace.graph, result) : NULL;
   st->trace = saved;
   Py_XDECREF(result);
@@ -853,13 +876,12 @@ trace_map_fn(TfState *st, const TfDataset *d, PyObject *fn, PyObject **structure
 static PyObject *
 dataset_map(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-  static const char *const kwlist[] = {"map_func", "num_parallel_calls", "deterministic", "name",
-                                       NULL};
-  static _PyArg_Parser parser = {.format = "O|OOO:map", .keywords = kwlist};
-  PyObject *fn, *parallel = NULL, *deterministic = NULL, *name = NULL;
-  if (!_PyArg_ParseStackAndKeywords(args, nargs, kwnames, &parser, &fn, &parallel, &deterministic,
-                                    &name))
+  static const char *const names[] = {"map_func", "num_parallel_calls", "deterministic", "name",
+                                      NULL};
+  PyObject *a[4]; /* the arguments (borrowed), NULL when not given */
+  if (!tf_parse_args("map", args, nargs, kwnames, names, 1, a))
     return NULL;
+  PyObject *fn = a[0], *parallel = a[1];
   TfState *st = tf_state();
   TrDataset *input = eager_dataset_or_raise(self, "map");
   if (!input)
@@ -942,10 +964,12 @@ iterator_new(TfState *st, PyObject *dataset, PyObject *handle)
   return (PyObject *)it;
 }
 
-/* tf.print inside a map function writes to sys.stdout or sys.stderr while iterating eagerly. */
+/* tf.print inside a map function, while iterating eagerly, writes to sys.stdout or sys.stderr
+ * and is a tf_print event of the running cell, as an eager tf.print is. */
 static void
 eager_print(const char *text, size_t len, bool to_stderr, void *user)
 {
+  TfState *st = user;
   PyObject *type, *value, *tb;
   PyErr_Fetch(&type, &value, &tb);
   PyObject *file = PySys_GetObject(to_stderr ? "stderr" : "stdout"); /* borrowed */
@@ -955,6 +979,12 @@ eager_print(const char *text, size_t len, bool to_stderr, void *user)
   Py_XDECREF(s);
   PyErr_Clear(); /* a failing sys.stdout loses the text, as print() to it would */
   PyErr_Restore(type, value, tb);
+  if (tr_event_bus_wants(st->bus, TR_EVENT_TF_PRINT)) {
+    TrEvent *ev = tr_event_new(TR_EVENT_TF_PRINT);
+    ev->cell = st->cell;
+    ev->text = g_strndup(text, len);
+    tr_event_bus_emit(st->bus, ev);
+  }
 }
 
 static PyObject *
@@ -1015,7 +1045,7 @@ eager_next(TfState *st, TfIterator *it)
   TrTensor **out = g_new0(TrTensor *, MAX(d->n, 1));
   bool end = false;
   GError *error = NULL;
-  TrRunContext ctx = {eager_print, NULL};
+  TrRunContext ctx = {eager_print, st};
   PyObject *r = NULL;
   if (!tr_iterator_next(ti, out, &end, &ctx, &error))
     tf_raise_any(st, error);

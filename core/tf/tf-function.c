@@ -537,7 +537,9 @@ tpl_make(TfState *st, TrGraph *g, PyObject *v, int *n_outputs, Tpl *t)
     seq = Py_NewRef(v);
   } else if (PyDict_Check(v)) {
     t->kind = TPL_DICT;
-    t->value = PyDict_Keys(v);
+    PyObject *keys = PyDict_Keys(v); /* owned list */
+    t->value = keys ? PyList_AsTuple(keys) : NULL;
+    Py_XDECREF(keys);
     seq = t->value ? PyDict_Values(v) : NULL;
     if (!seq) {
       tpl_clear(t);
@@ -1081,8 +1083,12 @@ same_key(TfState *st, PyObject *v, const TrTraceType *t)
       }
       return false;
     case TR_TRACE_IDENTITY:
-      /* The same live object has the same kind of key as before. */
-      return (guint64)(uintptr_t)v == t->identity.id;
+      /* An object keyed by identity; another kind of value now at its (freed) address is
+       * not it. */
+      return (guint64)(uintptr_t)v == t->identity.id && !tf_is_tensor(st, v) &&
+             !tf_is_variable(st, v) && !is_primitive(v) && !PyList_Check(v) && !PyTuple_Check(v) &&
+             !PyDict_Check(v) && !Py_IS_TYPE(v, st->TensorSpec) && !tf_is_dataset(st, v) &&
+             !tf_is_dataset_iterator(st, v);
     case TR_TRACE_LIST:
     case TR_TRACE_TUPLE: {
       bool list = t->kind == TR_TRACE_LIST;
@@ -2040,8 +2046,9 @@ subscribe_warnings(TfState *st)
   if (st->functions_created)
     return;
   st->functions_created = true; /* the bus may no longer change: subscribe to it now */
-  tr_event_bus_subscribe_kinds(st->bus, G_GUINT64_CONSTANT(1) << TR_EVENT_RETRACING_WARNING,
-                               print_retracing_warning, st, NULL, false);
+  st->warning_subscription =
+      tr_event_bus_subscribe_kinds(st->bus, G_GUINT64_CONSTANT(1) << TR_EVENT_RETRACING_WARNING,
+                                   print_retracing_warning, st, NULL, false);
 }
 
 /* A Function for `python_function`. `instance` (may be NULL) makes it the per-instance
@@ -2050,8 +2057,10 @@ static PyObject *
 function_create(TfState *st, PyObject *python_function, PyObject *instance, PyObject *specs,
                 bool autograph, bool reduce_retracing)
 {
-  PyObject *func = python_function; /* borrowed: the plain function whose code is bound */
-  PyObject *self = instance;        /* borrowed */
+  PyObject *func = python_function;   /* borrowed: the plain function whose code is bound */
+  PyObject *self = instance;          /* borrowed */
+  if (Py_IS_TYPE(func, st->Function)) /* tf.function of a Function: of its function */
+    func = python_function = ((Function *)func)->python_function;
   if (PyMethod_Check(func)) {
     self = PyMethod_GET_SELF(func);
     func = PyMethod_GET_FUNCTION(func);
@@ -2705,6 +2714,7 @@ static PyGetSetDef function_getsets[] = {
     {"python_function", function_get_python_function, NULL, "The decorated Python function.", NULL},
     {"name", function_get_name, NULL, "The Python function's name.", NULL},
     {"input_signature", function_get_input_signature, NULL, "The input_signature, or None.", NULL},
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict, NULL, NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -2857,13 +2867,13 @@ print_in_graph(TfState *st, TrGraph *g, const TrPrintArg *pargs, int n, const ch
                const char *end, bool to_stderr, int summarize)
 {
   GError *error = NULL;
-  if (!to_stderr) {
+  if (!to_stderr && summarize == 3) {
     if (tr_graph_add_tf_print(g, pargs, n, sep, end, &error))
       return true;
     tf_raise_any(st, error);
     return false;
   }
-  /* To standard error: the same template, printed by a PrintV2 that writes there. */
+  /* To standard error, or with another summarize: the same template and PrintV2 built here. */
   GString *tpl = g_string_new(NULL);
   TrOutput *ins = g_new(TrOutput, n > 0 ? n : 1);
   int n_ins = 0;
@@ -2879,7 +2889,7 @@ print_in_graph(TfState *st, TrGraph *g, const TrPrintArg *pargs, int n, const ch
   }
   TrNode *fmt = tr_graph_add_string_format(g, tpl->str, ins, n_ins, summarize, NULL, &error);
   TrNode *print =
-      fmt ? tr_graph_add_print(g, tr_node_output(fmt, 0), end, true, NULL, &error) : NULL;
+      fmt ? tr_graph_add_print(g, tr_node_output(fmt, 0), end, to_stderr, NULL, &error) : NULL;
   g_string_free(tpl, TRUE);
   g_free(ins);
   if (!print) {
@@ -3157,6 +3167,10 @@ tf_function_init(PyObject *module, TfState *st)
 void
 tf_function_clear(TfState *st)
 {
+  /* A host's bus may outlive the module: the subscription must not call into a freed state. */
+  if (st->warning_subscription && st->bus)
+    tr_event_bus_unsubscribe(st->bus, st->warning_subscription);
+  st->warning_subscription = 0;
   Py_CLEAR(st->py_support);
   Py_CLEAR(st->TensorSpec);
   Py_CLEAR(st->Graph);

@@ -208,6 +208,16 @@ unalias(TfState *st, TrTensor **t)
   }
 }
 
+/* Whether every input has a concrete value (what a record can name). */
+static bool
+all_concrete(const TfOperand *in, int n)
+{
+  for (int i = 0; i < n; i++)
+    if (!in[i].value)
+      return false;
+  return true;
+}
+
 static bool
 tracks_any_input(TfTape *t, const TfOperand *in, int n)
 {
@@ -226,7 +236,7 @@ tf_tape_record_op(TfState *st, TrOpId op, const TrAttrs *attrs, const TfOperand 
   bool any = false;
   for (TfTape *t = st->tapes; t && !any; t = t->next)
     any = tape_recording(st, t) && tracks_any_input(t, in, n);
-  if (!any)
+  if (!any || !all_concrete(in, n))
     return;
   unalias(st, &result->value);
   g_autofree TapeHandle **ins = g_new(TapeHandle *, MAX(n, 1));
@@ -324,7 +334,7 @@ tf_tape_record_call(TfState *st, TrGraph *graph, const TfOperand *in, int n_in, 
   bool any = false;
   for (TfTape *t = st->tapes; t && !any; t = t->next)
     any = tape_recording(st, t) && call_is_tracked(t, in, n_in, vars, n_vars);
-  if (!any)
+  if (!any || !all_concrete(in, n_in))
     return;
   for (int k = 0; k < n_outs; k++) {
     unalias(st, &outs[k]);
@@ -532,9 +542,8 @@ typedef struct {
 } GradCall;
 
 static bool
-check_leaf(PyObject *v, const char *what)
+check_leaf(TfState *st, PyObject *v, const char *what)
 {
-  TfState *st = tf_state();
   if (tf_is_tensor(st, v) || tf_is_variable(st, v))
     return true;
   PyErr_Format(PyExc_TypeError, "GradientTape.gradient() %s must be tensors or Variables, not %s",
@@ -542,11 +551,20 @@ check_leaf(PyObject *v, const char *what)
   return false;
 }
 
+/* The seed of a Variable target without output_gradients: ones shaped like it (a builder's
+ * ones_like cannot follow a variable's handle). A handle of `b`, or NULL with `error` set. */
+static void *
+variable_seed(const TrGradBuilder *b, void *ctx, TrVariable *var, GError **error)
+{
+  g_autoptr(TrTensor) value = tr_variable_read(var);
+  TrTensor *ones = tr_op_run(TR_OP_ONES_LIKE, &value, 1, NULL, error);
+  return ones ? b->constant(ctx, ones, error) : NULL;
+}
+
 /* Eagerly: the tape's handle of a tensor or Variable, or NULL when it does not know it. */
 static TapeHandle *
-eager_handle_of(TfTape *t, PyObject *v)
+eager_handle_of(TfState *st, TfTape *t, PyObject *v)
 {
-  TfState *st = tf_state();
   if (tf_is_variable(st, v))
     return tape_lookup(t, ((TfVariable *)v)->var);
   TrTensor *value = tf_tensor_value(v);
@@ -567,7 +585,7 @@ eager_gradient(GradCall *gc)
   g_autofree void **grads = g_new0(void *, MAX(n_s, 1));
   int n_known = 0;
   for (int i = 0; i < n_t; i++) {
-    TapeHandle *h = eager_handle_of(t, PyList_GET_ITEM(gc->targets, i));
+    TapeHandle *h = eager_handle_of(st, t, PyList_GET_ITEM(gc->targets, i));
     if (!h)
       continue;
     if (gc->seeds) {
@@ -575,18 +593,24 @@ eager_gradient(GradCall *gc)
       if (!tf_operand(st, PyList_GET_ITEM(gc->seeds, i), h->o.dtype, false, &o))
         return false;
       seeds[n_known] = builder_take(&b, &o);
+    } else if (h->var) {
+      GError *error = NULL;
+      if (!(seeds[n_known] = variable_seed(&eager_builder, &b, h->var, &error))) {
+        raise_gradient_error(st, error);
+        return false;
+      }
     }
     targets[n_known++] = h;
   }
   for (int j = 0; j < n_s; j++) {
-    TapeHandle *h = eager_handle_of(t, PyList_GET_ITEM(gc->sources, j));
+    TapeHandle *h = eager_handle_of(st, t, PyList_GET_ITEM(gc->sources, j));
     sources[j] = h && h->tracked ? h : NULL;
   }
   GError *error = NULL;
   t->computing = true;
   bool ok =
       tr_grad_backprop(&eager_builder, &b, (TrGradRecord *)t->records->data, (int)t->records->len,
-                       targets, gc->seeds ? seeds : NULL, n_known, sources, n_s, grads, &error);
+                       targets, seeds, n_known, sources, n_s, grads, &error);
   t->computing = false;
   if (!ok) {
     raise_gradient_error(st, error);
@@ -671,10 +695,18 @@ traced_gradient(GradCall *gc)
   g_autofree void **grads = g_new0(void *, MAX(n_s, 1));
   int n_known = 0;
   for (int i = 0; i < n_t; i++) {
-    void *h = traced_handle_of(st, b, t, PyList_GET_ITEM(gc->targets, i));
+    PyObject *target = PyList_GET_ITEM(gc->targets, i);
+    void *h = traced_handle_of(st, b, t, target);
     if (!h)
       continue;
-    if (gc->seeds) {
+    if (!gc->seeds && tf_is_variable(st, target)) {
+      GError *error = NULL;
+      if (!(seeds[n_known] =
+                variable_seed(&tr_grad_graph_builder, b, ((TfVariable *)target)->var, &error))) {
+        raise_gradient_error(st, error);
+        return false;
+      }
+    } else if (gc->seeds) {
       TrDType dtype;
       TrShape shape;
       tr_grad_graph_builder.describe(b, h, &dtype, &shape);
@@ -695,7 +727,7 @@ traced_gradient(GradCall *gc)
   tr_graph_push_name_scope(t->graph, "gradient_tape");
   bool ok =
       tr_grad_backprop(&tr_grad_graph_builder, b, (TrGradRecord *)records->data, (int)records->len,
-                       targets, gc->seeds ? seeds : NULL, n_known, sources, n_s, grads, &error);
+                       targets, seeds, n_known, sources, n_s, grads, &error);
   tr_graph_pop_name_scope(t->graph);
   if (!ok) {
     raise_gradient_error(st, error);
@@ -730,13 +762,13 @@ open_window(TfTape *t)
 
 /* The leaves of a gradient() argument (new list), each checked; NULL with an exception set. */
 static PyObject *
-gradient_leaves(PyObject *v, const char *what)
+gradient_leaves(TfState *st, PyObject *v, const char *what)
 {
   PyObject *out = PyList_New(0);
   if (!out || !flatten(v, out))
     goto fail;
   for (Py_ssize_t i = 0; i < PyList_GET_SIZE(out); i++)
-    if (!check_leaf(PyList_GET_ITEM(out, i), what))
+    if (!check_leaf(st, PyList_GET_ITEM(out, i), what))
       goto fail;
   return out;
 fail:
@@ -781,57 +813,15 @@ zeros_like(TfState *st, PyObject *source)
   return r;
 }
 
-/* ---- argument binding ----------------------------------------------------------------------- */
-
-/* Binds a METH_FASTCALL|METH_KEYWORDS call of `fname` to the parameters `names` (the first
- * `n_required` required): out[k] receives a borrowed reference, or NULL for an omitted optional
- * one. False with TypeError set, as CPython words it. */
-static bool
-bind_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
-          const char *const *names, int n_names, int n_required, PyObject **out)
-{
-  if (nargs > n_names) {
-    PyErr_Format(PyExc_TypeError, "%s() takes at most %d argument%s (%zd given)", fname, n_names,
-                 n_names == 1 ? "" : "s", nargs);
-    return false;
-  }
-  for (int k = 0; k < n_names; k++)
-    out[k] = k < nargs ? args[k] : NULL;
-  Py_ssize_t n_kw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
-  for (Py_ssize_t i = 0; i < n_kw; i++) {
-    PyObject *key = PyTuple_GET_ITEM(kwnames, i);
-    int k = 0;
-    while (k < n_names && PyUnicode_CompareWithASCIIString(key, names[k]) != 0)
-      k++;
-    if (k == n_names) {
-      PyErr_Format(PyExc_TypeError, "%s() got an unexpected keyword argument '%U'", fname, key);
-      return false;
-    }
-    if (out[k]) {
-      PyErr_Format(PyExc_TypeError, "%s() got multiple values for argument '%s'", fname, names[k]);
-      return false;
-    }
-    out[k] = args[nargs + i];
-  }
-  for (int k = 0; k < n_required; k++) {
-    if (!out[k]) {
-      PyErr_Format(PyExc_TypeError, "%s() missing required argument '%s' (pos %d)", fname, names[k],
-                   k + 1);
-      return false;
-    }
-  }
-  return true;
-}
-
 /* ---- the GradientTape type ------------------------------------------------------------------ */
 
 static PyObject *
 tape_gradient(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
   static const char *const names[] = {"target", "sources", "output_gradients",
-                                      "unconnected_gradients"};
+                                      "unconnected_gradients", NULL};
   PyObject *a[4];
-  if (!bind_args("gradient", args, nargs, kwnames, names, 4, 2, a))
+  if (!tf_parse_args("gradient", args, nargs, kwnames, names, 2, a))
     return NULL;
   PyObject *target = a[0], *source_arg = a[1], *output_gradients = a[2];
   TfState *st = tf_state();
@@ -856,8 +846,8 @@ tape_gradient(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject 
   PyObject *seeds = NULL, *leaves = NULL;
   PyObject **results = NULL;
   Py_ssize_t n_s = 0;
-  PyObject *targets = gradient_leaves(target, "targets");
-  PyObject *sources = targets ? gradient_leaves(source_arg, "sources") : NULL;
+  PyObject *targets = gradient_leaves(st, target, "targets");
+  PyObject *sources = targets ? gradient_leaves(st, source_arg, "sources") : NULL;
   if (!sources)
     goto done;
   if (output_gradients && output_gradients != Py_None) {
@@ -907,18 +897,14 @@ done:
   return result;
 }
 
+/* GradientTape(): the containers; __init__ sets the options, so subclasses may call it. */
 static PyObject *
 tape_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
-  static char *kwlist[] = {"persistent", "watch_accessed_variables", NULL};
-  int persistent = 0, watch = 1;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|pp:GradientTape", kwlist, &persistent, &watch))
-    return NULL;
   TfTape *t = (TfTape *)type->tp_alloc(type, 0);
   if (!t)
     return NULL;
-  t->persistent = persistent;
-  t->watch_accessed = watch;
+  t->watch_accessed = true;
   t->windows = g_array_new(FALSE, FALSE, sizeof(int));
   t->watched_outs = g_hash_table_new_full(output_hash, output_equal, g_free, NULL);
   t->handles = g_hash_table_new_full(NULL, NULL, NULL, handle_free);
@@ -930,6 +916,19 @@ tape_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     return NULL;
   }
   return (PyObject *)t;
+}
+
+static int
+tape_init(PyObject *self, PyObject *args, PyObject *kwargs)
+{
+  static char *kwlist[] = {"persistent", "watch_accessed_variables", NULL};
+  int persistent = 0, watch = 1;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "|pp:GradientTape", kwlist, &persistent, &watch))
+    return -1;
+  TfTape *t = (TfTape *)self;
+  t->persistent = persistent;
+  t->watch_accessed = watch;
+  return 0;
 }
 
 static int
@@ -1026,9 +1025,9 @@ watch_leaf(TfState *st, TfTape *t, PyObject *v)
 static PyObject *
 tape_watch(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-  static const char *const names[] = {"tensor"};
+  static const char *const names[] = {"tensor", NULL};
   PyObject *tensor;
-  if (!bind_args("watch", args, nargs, kwnames, names, 1, 1, &tensor))
+  if (!tf_parse_args("watch", args, nargs, kwnames, names, 1, &tensor))
     return NULL;
   TfState *st = tf_state();
   PyObject *leaves = PyList_New(0);
@@ -1169,6 +1168,7 @@ static PyMethodDef tape_methods[] = {
 
 static PyType_Slot tape_slots[] = {
     {Py_tp_new, tape_new},
+    {Py_tp_init, tape_init},
     {Py_tp_dealloc, tape_dealloc},
     {Py_tp_traverse, tape_traverse},
     {Py_tp_clear, tape_clear},
@@ -1181,7 +1181,7 @@ static PyType_Slot tape_slots[] = {
 static PyType_Spec tape_spec = {
     .name = "tensorflow.GradientTape",
     .basicsize = sizeof(TfTape),
-    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_BASETYPE,
     .slots = tape_slots,
 };
 

@@ -108,6 +108,7 @@ typedef struct {
   PyTypeObject *InitScope; /* what tf.init_scope() returns */
   PyObject *py_support;   /* namespace of py/function.py: NodeDef, GraphDef, Module... (owned) */
   bool functions_created; /* a Function exists: the registry and bus may no longer change */
+  guint warning_subscription; /* the bus subscription printing the retracing warning, or 0 */
 
   /* tf-control.c and tf-autograph.c */
   PyObject *ag_operators; /* the `ag__` namespace converted code calls (owned) */
@@ -384,7 +385,8 @@ TrTraceType *tf_data_trace_type(TfState *st, PyObject *v);
 PyObject *tf_data_placeholder(TfState *st, TrGraph *g, PyObject *v, const char *name);
 bool tf_data_operand(TfState *st, PyObject *v, TfOperand *out);
 /* The loop source of `for x in dataset` inside a trace (MakeIterator, then
- * IteratorGetNextAsOptional in a While). Fills `source` and `*data` (freed by source->free). */
+ * IteratorGetNextAsOptional in a While). `dataset` may also be a tf.data iterator: the loop then
+ * advances that iterator. Fills `source` and `*data` (freed by source->free). */
 bool tf_dataset_loop_source(TfState *st, PyObject *dataset, TfLoopSource *source, void **data);
 
 int tf_tensorarray_init(PyObject *module, TfState *st);

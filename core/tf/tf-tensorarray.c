@@ -22,15 +22,16 @@ typedef struct {
 } SharedShape;
 
 typedef struct {
-  PyObject_HEAD TrDType dtype; /* element dtype */
-  SharedShape *shape;          /* the element shape (shared reference) */
-  bool dynamic_size;           /* writes past the end grow the array */
-  bool clear_after_read;       /* eager: a read empties the slot */
-  bool infer_shape;            /* writes refine the element shape */
-  GPtrArray *items; /* eager: TrTensor* per slot, NULL when unset (owned); NULL when traced */
-  GArray *cleared;  /* eager: per slot, whether a read emptied it (bool) */
-  PyObject *flow;   /* traced: the symbolic tensor list (owned); NULL when eager */
-  int64_t size;     /* traced: the size when known statically, else -1 */
+  PyObject ob_base;      /* PyObject_HEAD */
+  TrDType dtype;         /* element dtype */
+  SharedShape *shape;    /* the element shape (shared reference) */
+  bool dynamic_size;     /* writes past the end grow the array */
+  bool clear_after_read; /* eager: a read empties the slot */
+  bool infer_shape;      /* writes refine the element shape */
+  GPtrArray *items;      /* eager: TrTensor* per slot, NULL when unset (owned); NULL when traced */
+  GArray *cleared;       /* eager: per slot, whether a read emptied it (bool) */
+  PyObject *flow;        /* traced: the symbolic tensor list (owned); NULL when eager */
+  int64_t size;          /* traced: the size when known statically, else -1 */
 } TfTensorArray;
 
 bool
@@ -83,6 +84,23 @@ ta_alloc_like(TfState *st, const TfTensorArray *like)
   ta->infer_shape = like->infer_shape;
   ta->size = like->size;
   return ta;
+}
+
+/* The most slots an eager TensorArray holds: its slot table is allocated (and zeroed) at once,
+ * so a size or index from a typo must fail rather than exhaust the machine. */
+enum { TA_MAX_SLOTS = 1 << 26 };
+
+/* Whether an eager array may hold n slots; ResourceExhaustedError otherwise. */
+static bool
+check_slots(TfState *st, int64_t n)
+{
+  if (n <= TA_MAX_SLOTS)
+    return true;
+  tf_raise_error(st, g_error_new(TR_ERROR, TR_ERROR_RESOURCE_EXHAUSTED,
+                                 "OOM when allocating a TensorArray of %" G_GINT64_FORMAT
+                                 " elements (at most %d)",
+                                 n, TA_MAX_SLOTS));
+  return false;
 }
 
 static void
@@ -245,6 +263,8 @@ ta_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
       PyErr_Format(PyExc_ValueError, "Size must be non-negative, got %lld", (long long)n);
       ok = false;
     }
+    if (ok && !check_slots(st, n))
+      ok = false;
     if (ok) {
       ta->size = n;
       ta_make_eager(ta, n);
@@ -361,10 +381,8 @@ eager_write(TfState *st, PyObject *self, int64_t index, PyObject *value)
                                       " but array is not resizeable and size is: %" G_GINT64_FORMAT
                                       " ",
                                       index, size));
-  if (index >= G_MAXUINT - 1)
-    return raise_code(
-        st, TR_ERROR_RESOURCE_EXHAUSTED,
-        g_strdup_printf("TensorArray index %" G_GINT64_FORMAT " is too large", index));
+  if (!check_slots(st, index + 1))
+    return NULL;
   TrTensor *t = eager_value(st, ta, value);
   if (!t)
     return NULL;
@@ -498,7 +516,7 @@ eager_unstack(TfState *st, PyObject *self, PyObject *value)
                         "Cannot unstack %lld tensors into a TensorArray of static size %u ",
                         (long long)n, ta->items->len);
   TrShape row = tr_shape_make(t->shape.rank - 1, t->shape.dims + 1);
-  if (!check_element_shape(ta, &row, true))
+  if (!check_slots(st, n) || !check_element_shape(ta, &row, true))
     return NULL;
   g_ptr_array_set_size(ta->items, 0);
   g_ptr_array_set_size(ta->items, (guint)n);
@@ -614,11 +632,11 @@ traced_unstack(TfState *st, PyObject *self, PyObject *value)
 static PyObject *
 ta_write(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-  static const char *const kwlist[] = {"index", "value", "name", NULL};
-  static _PyArg_Parser parser = {.format = "OO|O:write", .keywords = kwlist};
-  PyObject *index, *value, *name = NULL;
-  if (!_PyArg_ParseStackAndKeywords(args, nargs, kwnames, &parser, &index, &value, &name))
+  static const char *const names[] = {"index", "value", "name", NULL};
+  PyObject *a[3]; /* the arguments (borrowed), NULL when not given */
+  if (!tf_parse_args("write", args, nargs, kwnames, names, 2, a))
     return NULL;
+  PyObject *index = a[0], *value = a[1];
   TfState *st = tf_state();
   if (use_graph(st, (TfTensorArray *)self))
     return traced_write(st, self, index, value);
@@ -631,11 +649,11 @@ ta_write(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
 static PyObject *
 ta_read(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-  static const char *const kwlist[] = {"index", "name", NULL};
-  static _PyArg_Parser parser = {.format = "O|O:read", .keywords = kwlist};
-  PyObject *index, *name = NULL;
-  if (!_PyArg_ParseStackAndKeywords(args, nargs, kwnames, &parser, &index, &name))
+  static const char *const names[] = {"index", "name", NULL};
+  PyObject *a[2]; /* the arguments (borrowed), NULL when not given */
+  if (!tf_parse_args("read", args, nargs, kwnames, names, 1, a))
     return NULL;
+  PyObject *index = a[0];
   TfState *st = tf_state();
   if (use_graph(st, (TfTensorArray *)self))
     return traced_get(st, self, index, false);
@@ -645,24 +663,19 @@ ta_read(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
   return eager_read(st, (TfTensorArray *)self, ix);
 }
 
-/* The methods whose only argument is `name`: `parser` is the method's. */
-static const char *const name_kwlist[] = {"name", NULL};
-
+/* The methods whose only argument is `name`. */
 static bool
-parse_name_only(_PyArg_Parser *parser, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+parse_name_only(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-  PyObject *name = NULL;
-  return _PyArg_ParseStackAndKeywords(args, nargs, kwnames, parser, &name);
+  static const char *const names[] = {"name", NULL};
+  PyObject *name;
+  return tf_parse_args(fname, args, nargs, kwnames, names, 0, &name);
 }
-
-#define NAME_ONLY_PARSER(fname)                                                                    \
-  static _PyArg_Parser parser = {.format = "|O:" fname, .keywords = name_kwlist}
 
 static PyObject *
 ta_stack(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-  NAME_ONLY_PARSER("stack");
-  if (!parse_name_only(&parser, args, nargs, kwnames))
+  if (!parse_name_only("stack", args, nargs, kwnames))
     return NULL;
   TfState *st = tf_state();
   TfTensorArray *ta = (TfTensorArray *)self;
@@ -676,8 +689,7 @@ ta_stack(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwna
 static PyObject *
 ta_concat(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-  NAME_ONLY_PARSER("concat");
-  if (!parse_name_only(&parser, args, nargs, kwnames))
+  if (!parse_name_only("concat", args, nargs, kwnames))
     return NULL;
   TfState *st = tf_state();
   TfTensorArray *ta = (TfTensorArray *)self;
@@ -691,8 +703,7 @@ ta_concat(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
 static PyObject *
 ta_size(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-  NAME_ONLY_PARSER("size");
-  if (!parse_name_only(&parser, args, nargs, kwnames))
+  if (!parse_name_only("size", args, nargs, kwnames))
     return NULL;
   TfState *st = tf_state();
   TfTensorArray *ta = (TfTensorArray *)self;
@@ -710,11 +721,11 @@ ta_size(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnam
 static PyObject *
 ta_gather(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-  static const char *const kwlist[] = {"indices", "name", NULL};
-  static _PyArg_Parser parser = {.format = "O|O:gather", .keywords = kwlist};
-  PyObject *indices, *name = NULL;
-  if (!_PyArg_ParseStackAndKeywords(args, nargs, kwnames, &parser, &indices, &name))
+  static const char *const names[] = {"indices", "name", NULL};
+  PyObject *a[2]; /* the arguments (borrowed), NULL when not given */
+  if (!tf_parse_args("gather", args, nargs, kwnames, names, 1, a))
     return NULL;
+  PyObject *indices = a[0];
   TfState *st = tf_state();
   TfTensorArray *ta = (TfTensorArray *)self;
   if (use_graph(st, ta))
@@ -734,11 +745,11 @@ ta_gather(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwn
 static PyObject *
 ta_unstack(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-  static const char *const kwlist[] = {"value", "name", NULL};
-  static _PyArg_Parser parser = {.format = "O|O:unstack", .keywords = kwlist};
-  PyObject *value, *name = NULL;
-  if (!_PyArg_ParseStackAndKeywords(args, nargs, kwnames, &parser, &value, &name))
+  static const char *const names[] = {"value", "name", NULL};
+  PyObject *a[2]; /* the arguments (borrowed), NULL when not given */
+  if (!tf_parse_args("unstack", args, nargs, kwnames, names, 1, a))
     return NULL;
+  PyObject *value = a[0];
   TfState *st = tf_state();
   if (use_graph(st, (TfTensorArray *)self))
     return traced_unstack(st, self, value);
@@ -748,8 +759,7 @@ ta_unstack(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw
 static PyObject *
 ta_close(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-  NAME_ONLY_PARSER("close");
-  if (!parse_name_only(&parser, args, nargs, kwnames))
+  if (!parse_name_only("close", args, nargs, kwnames))
     return NULL;
   Py_RETURN_NONE;
 }

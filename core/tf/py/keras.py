@@ -177,9 +177,7 @@ def _fans(shape):
         return shape[0], shape[0]
     if len(shape) == 2:
         return shape[0], shape[1]
-    receptive_field = 1
-    for dim in shape[:-2]:
-        receptive_field *= dim
+    receptive_field = math.prod(shape[:-2])
     return shape[-2] * receptive_field, shape[-1] * receptive_field
 
 
@@ -235,8 +233,7 @@ class InputSpec:
         if self.min_ndim is not None and shape.rank < self.min_ndim:
             raise ValueError(prefix + "expected min_ndim=%d, found ndim=%d. Full shape received: "
                              "%s" % (self.min_ndim, shape.rank, _shape_text(shape)))
-        for axis in self.axes:
-            value = self.axes[axis]
+        for axis, value in self.axes.items():
             got = shape[axis]
             if got is not None and got != value:
                 raise ValueError(prefix + "expected axis %d of input shape to have value %d, but "
@@ -262,7 +259,7 @@ def _gather_weights(layer, out, seen):
         if id(weight) not in seen:
             seen.add(id(weight))
             out.append(weight)
-    for value in list(vars(layer).values()):
+    for value in vars(layer).values():
         for sub in _sublayers(value):
             _gather_weights(sub, out, seen)
 
@@ -646,7 +643,7 @@ class Optimizer:
 
     def build(self, var_list):
         """Makes the step counter and the slots of every variable of `var_list` not seen yet."""
-        self.iterations
+        self.iterations  # made first: the counter leads `variables`
         for variable in var_list:
             if not isinstance(variable, tf.Variable):
                 raise TypeError("An optimizer updates tf.Variables only. Received: %r"
@@ -792,6 +789,11 @@ def get_optimizer(identifier):
 
 
 def _export(module, members):
+    """Sets `members` in `module`; what this file defines takes the name of the first module it
+    is exported from (`<class 'tensorflow.keras.layers.Dense'>`)."""
+    for value in members.values():
+        if getattr(value, "__module__", None) == __name__:
+            value.__module__ = module.__name__
     vars(module).update(members)
 
 
