@@ -1214,17 +1214,18 @@ ag_for_stmt(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
   }
   TfState *st = tf_state();
   PyObject *iter = args[0], *extra = args[1] == Py_None ? NULL : args[1];
-  bool graph_loop = st->trace && (tf_is_symbolic(st, iter) || tf_is_dataset(st, iter));
+  bool data = tf_is_dataset(st, iter) || tf_is_dataset_iterator(st, iter);
+  bool graph_loop = st->trace && (tf_is_symbolic(st, iter) || data);
   if (!graph_loop) {
     if (!for_python(st, iter, extra, args[2]))
       return NULL;
     Py_RETURN_NONE;
   }
   TfLoopSource source = {0};
-  void *data = NULL;
+  void *source_data = NULL;
   TrOutput tensor;
-  bool ok = tf_is_dataset(st, iter) ? tf_dataset_loop_source(st, iter, &source, &data)
-                                    : tensor_loop_source(st, iter, &source, &data, &tensor);
+  bool ok = data ? tf_dataset_loop_source(st, iter, &source, &source_data)
+                 : tensor_loop_source(st, iter, &source, &source_data, &tensor);
   if (ok) {
     Loop lp = {.st = st,
                .extra = extra,
@@ -1233,13 +1234,13 @@ ag_for_stmt(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                .set = args[4],
                .names = args[5],
                .source = &source,
-               .data = data,
+               .data = source_data,
                .ns = source.n_state};
     lp.n = PyTuple_Check(lp.names) ? PyTuple_GET_SIZE(lp.names) : 0;
     ok = loop_symbolic(&lp);
   }
   if (source.free)
-    source.free(data);
+    source.free(source_data);
   if (!ok)
     return NULL;
   Py_RETURN_NONE;

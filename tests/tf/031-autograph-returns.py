@@ -76,6 +76,19 @@ def loop_else(n):
 print(loop_else(tf.constant(4)))
 
 @tf.function
+def sum_until_big(items):
+  # `break` in a loop over a dataset or an iterator of one: a flag in the While.
+  s = tf.constant(0)
+  for x in items:
+    if x > 2:
+      break
+    s += x
+  return s
+
+ds = tf.data.Dataset.from_tensor_slices([1, 2, 3, 4])
+print(sum_until_big(ds), sum_until_big(iter(ds)))
+
+@tf.function
 def fails(x):
   if x > 0:
     y = x + undefined_name  # the failing line
@@ -115,6 +128,7 @@ except Exception as e:
 # tracing
 # <tf.Tensor: shape=(), dtype=int32, numpy=1>
 # tf.Tensor(1103, shape=(), dtype=int32)
+# tf.Tensor(3, shape=(), dtype=int32) tf.Tensor(3, shape=(), dtype=int32)
 # NameError: name 'undefined_name' is not defined
 # 031-autograph-returns.py True y = x + undefined_name  # the failing line
 # TypeError x = tf.constant([1.0, 2.0]) + x  # the second failing line
