@@ -70,7 +70,8 @@ conv_init(Conv *c, TfState *st)
   return true;
 }
 
-/* ---- node kinds ------------------------------------------------------------------------------- */
+/* ---- node kinds -------------------------------------------------------------------------------
+ */
 
 static bool
 is_node(Conv *c, PyObject *v)
@@ -102,10 +103,9 @@ is_any(PyObject *node, const char *const *kinds)
   return false;
 }
 
-static const char *const scope_kinds[] = {
-    "FunctionDef", "AsyncFunctionDef", "ClassDef", "Lambda",
-    "GeneratorExp", "ListComp",        "SetComp",  "DictComp",
-    NULL};
+static const char *const scope_kinds[] = {"FunctionDef", "AsyncFunctionDef", "ClassDef",
+                                          "Lambda",      "GeneratorExp",     "ListComp",
+                                          "SetComp",     "DictComp",         NULL};
 static const char *const loop_kinds[] = {"For", "While", "AsyncFor", NULL};
 
 static bool
@@ -245,8 +245,8 @@ arguments(Conv *c, PyObject *params)
   PyObject *args = PyList_New(0);
   if (params && args) {
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(params); i++) {
-      PyObject *a = mk(c, "arg", "arg", Py_NewRef(PyList_GET_ITEM(params, i)), "annotation",
-                       none(), "type_comment", none(), NULL);
+      PyObject *a = mk(c, "arg", "arg", Py_NewRef(PyList_GET_ITEM(params, i)), "annotation", none(),
+                       "type_comment", none(), NULL);
       if (!a || PyList_Append(args, a) < 0) {
         Py_XDECREF(a);
         Py_CLEAR(args);
@@ -274,7 +274,9 @@ func_def(Conv *c, PyObject *fname, PyObject *params, PyObject *body)
             "decorator_list", PyList_New(0), "returns", none(), "type_comment", none(), NULL);
 }
 
-/* `node` (stolen) at the location of `like`. */
+/* `node` (stolen) at the start of `like`'s location. The new node ends where it starts: a
+ * method call's line is where its attribute ends, and tracebacks should show the line of the
+ * statement the node stands for, not the last line of its block. */
 static PyObject *
 located(Conv *c, PyObject *node, PyObject *like)
 {
@@ -282,6 +284,13 @@ located(Conv *c, PyObject *node, PyObject *like)
     return NULL;
   PyObject *r = PyObject_CallMethod(c->ast, "copy_location", "OO", node, like);
   Py_DECREF(node);
+  PyObject *line = r ? PyObject_GetAttrString(r, "lineno") : NULL;
+  PyObject *col = line ? PyObject_GetAttrString(r, "col_offset") : NULL;
+  if (!col || PyObject_SetAttrString(r, "end_lineno", line) < 0 ||
+      PyObject_SetAttrString(r, "end_col_offset", col) < 0)
+    PyErr_Clear(); /* a node without a location gets its parent's */
+  Py_XDECREF(line);
+  Py_XDECREF(col);
   return r;
 }
 
@@ -332,7 +341,8 @@ set_field(PyObject *node, const char *f, PyObject *v)
   return r == 0;
 }
 
-/* ---- names ------------------------------------------------------------------------------------ */
+/* ---- names ------------------------------------------------------------------------------------
+ */
 
 /* Every identifier in `tree`, into c->used. */
 static bool
@@ -477,7 +487,8 @@ assigned_names(Conv *c, PyObject *node)
   return l;
 }
 
-/* ---- break, continue and return as flags -------------------------------------------------------- */
+/* ---- break, continue and return as flags --------------------------------------------------------
+ */
 
 /* Whether `node` (statements) contains a statement of kind `what`, outside nested scopes and,
  * unless `into_loops`, outside nested loops. -1 on error. */
@@ -519,9 +530,16 @@ guard(Conv *c, PyObject *flag, PyObject *rest)
 {
   if (!rest)
     return NULL;
-  PyObject *test = mk(c, "UnaryOp", "op", mk(c, "Not", NULL), "operand", name_obj(c, Py_NewRef(flag), false), NULL);
-  return located(c, mk(c, "If", "test", test, "body", rest, "orelse", PyList_New(0), NULL),
-                 PyList_GET_ITEM(rest, 0));
+  PyObject *test = mk(c, "UnaryOp", "op", mk(c, "Not", NULL), "operand",
+                      name_obj(c, Py_NewRef(flag), false), NULL);
+  PyObject *node =
+      located(c, mk(c, "If", "test", test, "body", rest, "orelse", PyList_New(0), NULL),
+              PyList_GET_ITEM(rest, 0));
+  /* Names the guarded statements bind are not needed where the flag is set (the function
+   * returned, the iteration ended): if_stmt lets them stay undefined there. */
+  if (node && PyObject_SetAttrString(node, "ag_guard", Py_True) < 0)
+    Py_CLEAR(node);
+  return node;
 }
 
 /* Records on a loop node that its test must also check `not flag` (the node's `ag_extra`). */
@@ -594,7 +612,8 @@ lower_block(Conv *c, PyObject *stmts, const char *what, PyObject *flag, PyObject
   for (Py_ssize_t i = 0; i < n; i++) {
     PyObject *s = PyList_GET_ITEM(stmts, i);
     if (is(s, what)) {
-      bool ok = append(out, located(c, assign(c, Py_NewRef(flag), constant(c, Py_NewRef(Py_True))), s));
+      bool ok =
+          append(out, located(c, assign(c, Py_NewRef(flag), constant(c, Py_NewRef(Py_True))), s));
       if (ok && is_return) {
         PyObject *value = field(s, "value");
         if (value == Py_None) {
@@ -670,7 +689,9 @@ lower_loops(Conv *c, PyObject *stmts)
       if (ok && cont) {
         PyObject *flag = unique(c, "continue_");
         PyObject *lowered = flag ? lower_block(c, body, "Continue", flag, NULL) : NULL;
-        PyObject *init = flag ? located(c, assign(c, Py_NewRef(flag), constant(c, Py_NewRef(Py_False))), s) : NULL;
+        PyObject *init =
+            flag ? located(c, assign(c, Py_NewRef(flag), constant(c, Py_NewRef(Py_False))), s)
+                 : NULL;
         ok = lowered && init && PyList_Insert(lowered, 0, init) == 0 &&
              set_field(s, "body", Py_NewRef(lowered));
         Py_XDECREF(lowered);
@@ -686,7 +707,8 @@ lower_loops(Conv *c, PyObject *stmts)
         PyObject *flag = unique(c, "break_");
         ok = flag && set_field(s, "body", lower_block(c, body, "Break", flag, NULL)) &&
              add_extra_test(s, flag) &&
-             append(out, located(c, assign(c, Py_NewRef(flag), constant(c, Py_NewRef(Py_False))), s));
+             append(out,
+                    located(c, assign(c, Py_NewRef(flag), constant(c, Py_NewRef(Py_False))), s));
         PyObject *orelse = ok ? field(s, "orelse") : NULL;
         if (orelse && PyList_GET_SIZE(orelse) > 0) {
           after = guard(c, flag, Py_NewRef(orelse));
@@ -725,11 +747,22 @@ lower_returns(Conv *c, PyObject *body, PyObject *fdef)
   PyObject *out = NULL;
   if (flag && retval) {
     out = lst(2, located(c, assign(c, Py_NewRef(flag), constant(c, Py_NewRef(Py_False))), fdef),
-              located(c, assign(c, Py_NewRef(retval), call(c, ag_attr(c, "UndefinedReturnValue"), PyList_New(0))), fdef));
+              located(c,
+                      assign(c, Py_NewRef(retval),
+                             call(c, ag_attr(c, "UndefinedReturnValue"), PyList_New(0))),
+                      fdef));
   }
   PyObject *lowered = out ? lower_block(c, body, "Return", flag, retval) : NULL;
-  PyObject *last = PyList_GET_SIZE(body) > 0 ? PyList_GET_ITEM(body, PyList_GET_SIZE(body) - 1) : fdef;
-  PyObject *ret = lowered ? located(c, mk(c, "Return", "value", call(c, ag_attr(c, "retval"), lst(1, name_obj(c, Py_NewRef(retval), false))), NULL), last) : NULL;
+  PyObject *last =
+      PyList_GET_SIZE(body) > 0 ? PyList_GET_ITEM(body, PyList_GET_SIZE(body) - 1) : fdef;
+  PyObject *ret =
+      lowered
+          ? located(c,
+                    mk(c, "Return", "value",
+                       call(c, ag_attr(c, "retval"), lst(1, name_obj(c, Py_NewRef(retval), false))),
+                       NULL),
+                    last)
+          : NULL;
   bool ok = ret && PyList_SetSlice(out, PyList_GET_SIZE(out), PyList_GET_SIZE(out), lowered) == 0 &&
             append(out, ret);
   Py_XDECREF(lowered);
@@ -740,7 +773,8 @@ lower_returns(Conv *c, PyObject *body, PyObject *fdef)
   return out;
 }
 
-/* ---- expressions ------------------------------------------------------------------------------ */
+/* ---- expressions ------------------------------------------------------------------------------
+ */
 
 static PyObject *conv_expr(Conv *c, PyObject *e);
 
@@ -793,6 +827,19 @@ conv_call(Conv *c, PyObject *e)
   PyObject *r = NULL;
   if (!func || !args || !keywords)
     goto done;
+  if (is(func, "Attribute")) {
+    /* ag__'s own operators, called by code this converter made. */
+    PyObject *value = field(func, "value");
+    PyObject *id = value && is(value, "Name") ? field(value, "id") : NULL;
+    bool ours = id && PyUnicode_CompareWithASCIIString(id, "ag__") == 0;
+    Py_XDECREF(value);
+    Py_XDECREF(id);
+    PyErr_Clear();
+    if (ours) {
+      r = Py_NewRef(e);
+      goto done;
+    }
+  }
   if (is(func, "Name")) {
     PyObject *id = field(func, "id");
     bool direct = false;
@@ -850,10 +897,11 @@ conv_bool_op(Conv *c, PyObject *e)
     Py_ssize_t n = PyList_GET_SIZE(values);
     acc = Py_NewRef(PyList_GET_ITEM(values, n - 1));
     for (Py_ssize_t i = n - 2; acc && i >= 0; i--)
-      acc = located(c,
-                    call(c, ag_attr(c, fn),
-                         lst(2, lambda0(c, Py_NewRef(PyList_GET_ITEM(values, i))), lambda0(c, acc))),
-                    e);
+      acc =
+          located(c,
+                  call(c, ag_attr(c, fn),
+                       lst(2, lambda0(c, Py_NewRef(PyList_GET_ITEM(values, i))), lambda0(c, acc))),
+                  e);
   }
   Py_XDECREF(op);
   Py_XDECREF(values);
@@ -873,7 +921,7 @@ conv_expr(Conv *c, PyObject *e)
     PyObject *op = field(e, "op");
     bool not = op && is(op, "Not");
     Py_XDECREF(op);
-    if (not)
+    if (not )
       return located(c, call(c, ag_attr(c, "not_"), lst(1, field(e, "operand"))), e);
   }
   if (is(e, "Call"))
@@ -881,7 +929,8 @@ conv_expr(Conv *c, PyObject *e)
   return Py_NewRef(e);
 }
 
-/* ---- control flow ------------------------------------------------------------------------------ */
+/* ---- control flow ------------------------------------------------------------------------------
+ */
 
 /* ('a', 'b'): the state's names for error messages. */
 static PyObject *
@@ -918,12 +967,11 @@ emit_prelude(Conv *c, PyObject *out, PyObject *names, PyObject *defined, PyObjec
     if (known)
       continue;
     PyObject *undef = call(c, ag_attr(c, "Undefined"), lst(1, constant(c, Py_NewRef(id))));
-    PyObject *handler =
-        mk(c, "ExceptHandler", "type", name(c, "NameError", false), "name", none(), "body",
-           lst(1, assign(c, Py_NewRef(id), undef)), NULL);
-    PyObject *try_ = mk(c, "Try", "body", lst(1, expr_stmt(c, name_obj(c, Py_NewRef(id), false))),
-                        "handlers", lst(1, handler), "orelse", PyList_New(0), "finalbody",
-                        PyList_New(0), NULL);
+    PyObject *handler = mk(c, "ExceptHandler", "type", name(c, "NameError", false), "name", none(),
+                           "body", lst(1, assign(c, Py_NewRef(id), undef)), NULL);
+    PyObject *try_ =
+        mk(c, "Try", "body", lst(1, expr_stmt(c, name_obj(c, Py_NewRef(id), false))), "handlers",
+           lst(1, handler), "orelse", PyList_New(0), "finalbody", PyList_New(0), NULL);
     if (!append(out, located(c, try_, like)))
       return false;
   }
@@ -983,12 +1031,15 @@ emit_state(Conv *c, PyObject *out, PyObject *names, PyObject *like, PyObject **g
     Py_XDECREF(vars);
     return false;
   }
-  PyObject *get_body = lst(1, located(c, mk(c, "Return", "value", names_load(c, names, false), NULL), like));
+  PyObject *get_body =
+      lst(1, located(c, mk(c, "Return", "value", names_load(c, names, false), NULL), like));
   PyObject *set_body;
   if (PyList_GET_SIZE(names) > 0)
-    set_body = lst(1, located(c, mk(c, "Assign", "targets", lst(1, names_load(c, names, true)), "value",
-                                   name_obj(c, Py_NewRef(vars), false), "type_comment", none(), NULL),
-                              like));
+    set_body =
+        lst(1, located(c,
+                       mk(c, "Assign", "targets", lst(1, names_load(c, names, true)), "value",
+                          name_obj(c, Py_NewRef(vars), false), "type_comment", none(), NULL),
+                       like));
   else
     set_body = PyList_New(0);
   bool ok = append(out, block_def(c, *get, NULL, NULL, get_body, like)) &&
@@ -1009,11 +1060,12 @@ extra_test(Conv *c, PyObject *loop, PyObject *test)
   }
   PyObject *acc = NULL;
   for (Py_ssize_t i = PyList_GET_SIZE(extra); i-- > 0;) {
-    PyObject *not = call(c, ag_attr(c, "not_"), lst(1, name_obj(c, Py_NewRef(PyList_GET_ITEM(extra, i)), false)));
+    PyObject *not = call(c, ag_attr(c, "not_"),
+                         lst(1, name_obj(c, Py_NewRef(PyList_GET_ITEM(extra, i)), false)));
     if (acc)
-      acc = call(c, ag_attr(c, "and_"), lst(2, lambda0(c, not), lambda0(c, acc)));
+      acc = call(c, ag_attr(c, "and_"), lst(2, lambda0(c, not ), lambda0(c, acc)));
     else
-      acc = not;
+      acc = not ;
   }
   Py_DECREF(extra);
   if (test && acc)
@@ -1066,10 +1118,17 @@ convert_if(Conv *c, PyObject *s, PyObject *out, PyObject *defined)
          append(out, block_def(c, else_body, NULL, names, Py_NewRef(orelse), s));
   }
   if (ok) {
-    PyObject *args = lst(7, Py_NewRef(ctest), name_obj(c, Py_NewRef(if_body), false),
-                         name_obj(c, Py_NewRef(else_body), false), name_obj(c, Py_NewRef(get), false),
-                         name_obj(c, Py_NewRef(set), false), names_tuple(c, names),
-                         constant(c, PyLong_FromSsize_t(PyList_GET_SIZE(names))));
+    PyObject *args =
+        lst(7, Py_NewRef(ctest), name_obj(c, Py_NewRef(if_body), false),
+            name_obj(c, Py_NewRef(else_body), false), name_obj(c, Py_NewRef(get), false),
+            name_obj(c, Py_NewRef(set), false), names_tuple(c, names),
+            constant(c, PyLong_FromSsize_t(PyList_GET_SIZE(names))));
+    PyObject *is_guard = PyObject_GetAttrString(s, "ag_guard");
+    if (!is_guard)
+      PyErr_Clear();
+    else if (args && !append(args, constant(c, Py_NewRef(Py_True))))
+      Py_CLEAR(args);
+    Py_XDECREF(is_guard);
     ok = append(out, located(c, expr_stmt(c, call(c, ag_attr(c, "if_stmt"), args)), s)) &&
          add_all(defined, names);
   }
@@ -1153,10 +1212,12 @@ convert_for(Conv *c, PyObject *s, PyObject *out, PyObject *defined)
   Py_XDECREF(iter);
   PyObject *itr = citer ? unique(c, "itr") : NULL;
   PyObject *body = itr ? convert_block(c, s, "body", defined) : NULL;
-  PyObject *take = body ? located(c, mk(c, "Assign", "targets", lst(1, Py_NewRef(target)), "value",
-                                         name_obj(c, Py_NewRef(itr), false), "type_comment", none(), NULL),
-                                  s)
-                        : NULL;
+  PyObject *take =
+      body ? located(c,
+                     mk(c, "Assign", "targets", lst(1, Py_NewRef(target)), "value",
+                        name_obj(c, Py_NewRef(itr), false), "type_comment", none(), NULL),
+                     s)
+           : NULL;
   ok = take && PyList_Insert(body, 0, take) == 0;
   Py_XDECREF(take);
   PyObject *cond = ok ? extra_test(c, s, NULL) : NULL;
@@ -1171,7 +1232,8 @@ convert_for(Conv *c, PyObject *s, PyObject *out, PyObject *defined)
   }
   ok = ok && append(out, block_def(c, body_fn, lst(1, Py_NewRef(itr)), names, Py_NewRef(body), s));
   if (ok) {
-    PyObject *args = lst(7, Py_NewRef(citer), test_fn ? name_obj(c, Py_NewRef(test_fn), false) : constant(c, none()),
+    PyObject *args = lst(7, Py_NewRef(citer),
+                         test_fn ? name_obj(c, Py_NewRef(test_fn), false) : constant(c, none()),
                          name_obj(c, Py_NewRef(body_fn), false), name_obj(c, Py_NewRef(get), false),
                          name_obj(c, Py_NewRef(set), false), names_tuple(c, names),
                          mk(c, "Dict", "keys", PyList_New(0), "values", PyList_New(0), NULL));
@@ -1394,7 +1456,8 @@ convert_function(Conv *c, PyObject *fdef)
   return ok;
 }
 
-/* ---- from a function object to converted code --------------------------------------------------- */
+/* ---- from a function object to converted code ---------------------------------------------------
+ */
 
 /* Whether `func` is library code: TensorFlow itself (this module and its embedded Python),
  * the standard library, installed packages. Those run as they are (TF's allowlist). */
@@ -1515,8 +1578,8 @@ parse_function(Conv *c, PyObject *func, const char **cause)
     *cause = NULL;
   }
   if (fdef) {
-    PyObject *r = PyObject_CallMethod(c->ast, "increment_lineno", "Ol", fdef,
-                                      first - (indented ? 2 : 1));
+    PyObject *r =
+        PyObject_CallMethod(c->ast, "increment_lineno", "Ol", fdef, first - (indented ? 2 : 1));
     if (!r)
       Py_CLEAR(fdef);
     Py_XDECREF(r);
@@ -1542,6 +1605,16 @@ converted_def(Conv *c, PyObject *func, const char **cause)
   return fdef;
 }
 
+/* Inserts `global name` at the start of `body`. */
+static bool
+insert_global(Conv *c, PyObject *body, PyObject *id, PyObject *like)
+{
+  PyObject *g = located(c, mk(c, "Global", "names", lst(1, Py_NewRef(id)), NULL), like);
+  bool ok = g && PyList_Insert(body, 0, g) == 0;
+  Py_XDECREF(g);
+  return ok;
+}
+
 /* The code object of the converted function: `def ag__factory(ag__, <free variables>): <fdef>;
  * return <name>` compiled under the original file name, and the function's code taken from the
  * factory's constants. */
@@ -1552,23 +1625,37 @@ compile_converted(Conv *c, PyObject *func, PyObject *fdef)
   PyObject *freevars = PyCode_GetFreevars(code);
   PyObject *params = freevars ? PySequence_List(freevars) : NULL;
   Py_XDECREF(freevars);
-  if (!params || PyList_Insert(params, 0, PyUnicode_FromString("ag__")) < 0) {
+  PyObject *ag = PyUnicode_FromString("ag__");
+  if (!params || !ag || PyList_Insert(params, 0, ag) < 0) {
     Py_XDECREF(params);
+    Py_XDECREF(ag);
     return NULL;
   }
+  Py_DECREF(ag);
   PyObject *fname = field(fdef, "name");
-  PyObject *ret = located(c, mk(c, "Return", "value", name_obj(c, Py_XNewRef(fname), false), NULL), fdef);
+  /* The def binds its name in the factory; unless the name is a free variable, the function's
+   * own references to it (recursion) must stay global, as in the original. */
+  int free_name = fname ? PySequence_Contains(params, fname) : -1;
+  PyObject *ret =
+      located(c, mk(c, "Return", "value", name_obj(c, Py_XNewRef(fname), false), NULL), fdef);
+  PyObject *fbody = lst(2, Py_NewRef(fdef), ret);
+  if (fbody && (free_name < 0 || (free_name == 0 && !insert_global(c, fbody, fname, fdef))))
+    Py_CLEAR(fbody);
   PyObject *factory_name = PyUnicode_FromString("ag__factory");
-  PyObject *factory = factory_name ? located(c, func_def(c, Py_NewRef(factory_name), params,
-                                                         lst(2, Py_NewRef(fdef), ret)),
-                                             fdef)
-                                   : (Py_DECREF(params), Py_XDECREF(ret), NULL);
-  PyObject *module = factory ? mk(c, "Module", "body", lst(1, factory), "type_ignores", PyList_New(0), NULL) : NULL;
-  PyObject *fixed = module ? PyObject_CallMethod(c->ast, "fix_missing_locations", "O", module) : NULL;
+  PyObject *factory = factory_name && fbody
+                          ? located(c, func_def(c, Py_NewRef(factory_name), params, fbody), fdef)
+                          : (Py_DECREF(params), Py_XDECREF(fbody), NULL);
+  PyObject *module =
+      factory ? mk(c, "Module", "body", lst(1, factory), "type_ignores", PyList_New(0), NULL)
+              : NULL;
+  PyObject *fixed =
+      module ? PyObject_CallMethod(c->ast, "fix_missing_locations", "O", module) : NULL;
   Py_XDECREF(fixed);
-  PyObject *builtins = PyEval_GetBuiltins(); /* borrowed */
+  PyObject *builtins = PyEval_GetBuiltins();                                       /* borrowed */
   PyObject *compile = builtins ? PyDict_GetItemString(builtins, "compile") : NULL; /* borrowed */
-  PyObject *mcode = fixed && compile ? PyObject_CallFunction(compile, "OOsii", module, code->co_filename, "exec", 0, 1) : NULL;
+  PyObject *mcode = fixed && compile ? PyObject_CallFunction(compile, "OOsii", module,
+                                                             code->co_filename, "exec", 0, 1)
+                                     : NULL;
   Py_XDECREF(module);
   PyObject *result = NULL;
   PyObject *fcode = NULL;
@@ -1673,6 +1760,14 @@ tf_autograph_convert(TfState *st, PyObject *func)
       if (!converted && cause)
         warn_unconverted(func, cause);
     }
+    /* Code that conversion left as it was compares equal to the original: run that as is. */
+    int same = converted ? PyObject_RichCompareBool(converted, code, Py_EQ) : 0;
+    if (same < 0) {
+      Py_DECREF(converted);
+      return NULL;
+    }
+    if (same)
+      Py_CLEAR(converted);
     cached = converted ? converted : Py_None;
     if (PyDict_SetItem(st->ag_cache, code, cached) < 0 ||
         (converted && PyDict_SetItem(st->ag_cache, converted, Py_None) < 0)) {
@@ -1686,7 +1781,8 @@ tf_autograph_convert(TfState *st, PyObject *func)
   return instantiate(st, func, cached);
 }
 
-/* ---- tf.autograph ------------------------------------------------------------------------------ */
+/* ---- tf.autograph ------------------------------------------------------------------------------
+ */
 
 /* The Python function behind `entity`: itself, a tf.function's python_function, a method's
  * function. New reference, or NULL with TypeError. */

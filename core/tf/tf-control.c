@@ -27,8 +27,7 @@
 
 /* A name that a converted block's state holds before it is bound (TF's Undefined). */
 typedef struct {
-  PyObject_HEAD
-  PyObject *symbol_name; /* the name (owned) */
+  PyObject_HEAD PyObject *symbol_name; /* the name (owned) */
 } AgUndefined;
 
 static PyObject *
@@ -104,7 +103,8 @@ is_undefined_return(TfState *st, PyObject *v)
   return Py_IS_TYPE(v, st->AgUndefinedReturnValue);
 }
 
-/* ---- values on the current path ----------------------------------------------------------------- */
+/* ---- values on the current path -----------------------------------------------------------------
+ */
 
 static bool
 symbolic(TfState *st, PyObject *v)
@@ -267,8 +267,10 @@ zeros_like(TfState *st, TrGraph *g, TrOutput out, TrOutput *zeros)
 {
   TrDType dtype = tr_output_dtype(out);
   if ((int)dtype >= TR_N_DTYPES) {
-    PyErr_Format(PyExc_TypeError, "A `return` of a %s value inside a conditional or loop on a "
-                 "symbolic tensor must happen on every path", tr_graph_dtype_name(dtype));
+    PyErr_Format(PyExc_TypeError,
+                 "A `return` of a %s value inside a conditional or loop on a "
+                 "symbolic tensor must happen on every path",
+                 tr_graph_dtype_name(dtype));
     return false;
   }
   TrShape shape = *tr_output_shape(out);
@@ -289,10 +291,11 @@ typedef struct {
   TfTrace *parent;
   TfTrace then_t, else_t;
   PyObject *names;
+  bool guard;                             /* the `if not flag` of a lowered break or return */
   PyObject *init, *then_vals, *else_vals; /* owned */
   int n_out;
-  int *which;             /* per output: its state index */
-  TrOutput *ta, *te;      /* per output: its value in each branch */
+  int *which;        /* per output: its state index */
+  TrOutput *ta, *te; /* per output: its value in each branch */
 } IfBlock;
 
 static void
@@ -325,7 +328,7 @@ same_python_value(PyObject *a, PyObject *e)
 }
 
 /* The outputs of both branches for state value k. Returns 1 when it needs an output, 0 when
- * the value stays as it is, -1 on error. */
+ * the value stays as it is, 2 when it stays undefined (a guard's), -1 on error. */
 static int
 if_merge(TfState *st, IfBlock *b, Py_ssize_t k, TrOutput *ta, TrOutput *te)
 {
@@ -336,6 +339,8 @@ if_merge(TfState *st, IfBlock *b, Py_ssize_t k, TrOutput *ta, TrOutput *te)
   if (is_undefined(st, a) || is_undefined(st, e)) {
     if (is_undefined(st, a) && is_undefined(st, e))
       return 0;
+    if (b->guard)
+      return 2;
     PyErr_Format(PyExc_ValueError,
                  "'%s' must also be initialized in the %s branch: an `if` on a symbolic tensor "
                  "runs both branches, and each must leave '%s' defined",
@@ -412,12 +417,14 @@ if_finish(TfState *st, IfBlock *b, TrOutput pred, PyObject *set)
   b->which = g_new(int, n + 1);
   b->ta = g_new(TrOutput, n + 1);
   b->te = g_new(TrOutput, n + 1);
+  g_autofree bool *undefined = g_new0(bool, n + 1);
   for (Py_ssize_t k = 0; k < n; k++) {
     int r = if_merge(st, b, k, &b->ta[b->n_out], &b->te[b->n_out]);
     if (r < 0)
       return false;
-    if (r)
+    if (r == 1)
       b->which[b->n_out++] = (int)k;
+    undefined[k] = r == 2;
   }
   GError *error = NULL;
   for (int i = 0; i < b->n_out; i++)
@@ -443,8 +450,12 @@ if_finish(TfState *st, IfBlock *b, TrOutput pred, PyObject *set)
   PyObject *final = PyTuple_New(n);
   if (!final)
     return false;
-  for (Py_ssize_t k = 0; k < n; k++)
-    PyTuple_SET_ITEM(final, k, Py_NewRef(PyTuple_GET_ITEM(b->then_vals, k)));
+  for (Py_ssize_t k = 0; k < n; k++) {
+    PyObject *v = PyTuple_GET_ITEM(b->then_vals, k);
+    if (undefined[k] && !is_undefined(st, v))
+      v = PyTuple_GET_ITEM(b->else_vals, k);
+    PyTuple_SET_ITEM(final, k, Py_NewRef(v));
+  }
   for (int i = 0; i < b->n_out; i++) {
     int k = b->which[i];
     PyObject *like = PyTuple_GET_ITEM(b->then_vals, k);
@@ -497,12 +508,12 @@ predicate(TfState *st, PyObject *cond, const char *what, TfOperand *pred)
 /* `if` on a symbolic tensor: both branches traced, an If node. */
 static bool
 if_symbolic(TfState *st, PyObject *cond, PyObject *body, PyObject *orelse, PyObject *get,
-            PyObject *set, PyObject *names, Py_ssize_t n)
+            PyObject *set, PyObject *names, Py_ssize_t n, bool guard)
 {
   TfOperand pred;
   if (!predicate(st, cond, "if", &pred))
     return false;
-  IfBlock b = {.parent = st->trace, .names = names};
+  IfBlock b = {.parent = st->trace, .names = names, .guard = guard};
   bool ok = (b.init = get_state(get, n)) != NULL;
   if (ok) {
     child_init(&b.then_t, b.parent, "cond_true");
@@ -525,11 +536,12 @@ if_symbolic(TfState *st, PyObject *cond, PyObject *body, PyObject *orelse, PyObj
   return ok;
 }
 
-/* ag__.if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts) */
+/* ag__.if_stmt(cond, body, orelse, get_state, set_state, symbol_names, nouts, guard=False):
+ * `guard` marks the `if not flag:` around statements after a lowered break or return. */
 static PyObject *
 ag_if_stmt(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-  if (nargs != 7) {
+  if (nargs != 7 && nargs != 8) {
     PyErr_SetString(PyExc_TypeError, "if_stmt() takes 7 arguments");
     return NULL;
   }
@@ -537,7 +549,8 @@ ag_if_stmt(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
   PyObject *cond = args[0], *names = args[5];
   if (symbolic(st, cond)) {
     Py_ssize_t n = PyTuple_Check(names) ? PyTuple_GET_SIZE(names) : 0;
-    if (!if_symbolic(st, cond, args[1], args[2], args[3], args[4], names, n))
+    bool guard = nargs == 8 && PyObject_IsTrue(args[7]) > 0;
+    if (!if_symbolic(st, cond, args[1], args[2], args[3], args[4], names, n, guard))
       return NULL;
     Py_RETURN_NONE;
   }
@@ -556,24 +569,24 @@ ag_if_stmt(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 /* A `while` or `for` loop being traced into a While node. */
 typedef struct {
   TfState *st;
-  TfTrace *parent;              /* the trace the loop belongs to */
-  PyObject *test;               /* while: the loop test; NULL for a for */
-  PyObject *extra;              /* for: the extra test (break, return), or NULL */
-  PyObject *body, *get, *set;   /* the block's functions (borrowed) */
-  PyObject *names;              /* the state's names (borrowed) */
-  Py_ssize_t n;                 /* state size */
-  const TfLoopSource *source;   /* for: where elements come from; NULL for a while */
-  void *data;                   /* the source's data (borrowed) */
-  int ns;                       /* the source's state variables */
+  TfTrace *parent;                      /* the trace the loop belongs to */
+  PyObject *test;                       /* while: the loop test; NULL for a for */
+  PyObject *extra;                      /* for: the extra test (break, return), or NULL */
+  PyObject *body, *get, *set;           /* the block's functions (borrowed) */
+  PyObject *names;                      /* the state's names (borrowed) */
+  Py_ssize_t n;                         /* state size */
+  const TfLoopSource *source;           /* for: where elements come from; NULL for a while */
+  void *data;                           /* the source's data (borrowed) */
+  int ns;                               /* the source's state variables */
   TrOutput src_init[TF_LOOP_MAX_STATE]; /* their initial values, parent graph */
-  PyObject *init;               /* the state before the loop (owned) */
-  int nv;                       /* loop variables */
-  int *var;                     /* their state indices */
-  TrOutput *var_init;           /* their values before the loop, parent graph */
-  PyObject **like;              /* what each was before the loop (borrowed; None: a return) */
-  TrShape *shapes;              /* shape invariants once relaxed or set, else NULL */
-  bool relaxed;                 /* shapes were relaxed once already */
-  TfTrace cond_t, body_t;       /* the graphs of one attempt */
+  PyObject *init;                       /* the state before the loop (owned) */
+  int nv;                               /* loop variables */
+  int *var;                             /* their state indices */
+  TrOutput *var_init;                   /* their values before the loop, parent graph */
+  PyObject **like;        /* what each was before the loop (borrowed; None: a return) */
+  TrShape *shapes;        /* shape invariants once relaxed or set, else NULL */
+  bool relaxed;           /* shapes were relaxed once already */
+  TfTrace cond_t, body_t; /* the graphs of one attempt */
 } Loop;
 
 static void
@@ -664,10 +677,10 @@ loop_bind(Loop *lp, TrGraph *g, TrOutput *ph)
   for (Py_ssize_t k = 0; k < lp->n; k++)
     PyTuple_SET_ITEM(vals, k, Py_NewRef(PyTuple_GET_ITEM(lp->init, k)));
   for (int j = 0; j < lp->nv; j++) {
-    TrOutput p = tr_node_output(tr_graph_add_placeholder(g, tr_output_dtype(lp->var_init[j]),
-                                                         var_shape(lp, j),
-                                                         name_at(lp->names, lp->var[j])),
-                                0);
+    TrOutput p =
+        tr_node_output(tr_graph_add_placeholder(g, tr_output_dtype(lp->var_init[j]),
+                                                var_shape(lp, j), name_at(lp->names, lp->var[j])),
+                       0);
     ph[lp->ns + j] = p;
     PyObject *v = value_wrap(lp->st, lp->like[j], g, p);
     if (!v) {
@@ -697,8 +710,8 @@ test_operand(TfState *st, TfTrace *t, PyObject *v, TrOutput *out)
   TfTrace *saved = st->trace;
   st->trace = t;
   TfOperand o;
-  bool ok = tf_is_tensor(st, v) ? predicate(st, v, "while", &o)
-                                : tf_operand(st, v, TR_BOOL, false, &o);
+  bool ok =
+      tf_is_tensor(st, v) ? predicate(st, v, "while", &o) : tf_operand(st, v, TR_BOOL, false, &o);
   st->trace = saved;
   if (ok) {
     *out = o.out;
@@ -762,8 +775,8 @@ loop_next(Loop *lp, int j, PyObject *v, TrDType want, TrOutput *next)
     return false;
   }
   if (tf_is_tensor_array(st, like) != tf_is_tensor_array(st, v)) {
-    PyErr_Format(PyExc_TypeError, "'%s' is a %s before the loop and a %s after one iteration",
-                 name, type_name(like), type_name(v));
+    PyErr_Format(PyExc_TypeError, "'%s' is a %s before the loop and a %s after one iteration", name,
+                 type_name(like), type_name(v));
     return false;
   }
   TfOperand o;
@@ -790,6 +803,11 @@ loop_take_return(Loop *lp, PyObject *after)
   for (Py_ssize_t k = 0; k < lp->n; k++) {
     PyObject *before = PyTuple_GET_ITEM(lp->init, k), *v = PyTuple_GET_ITEM(after, k);
     if (!is_undefined_return(st, before) || is_undefined_return(st, v))
+      continue;
+    bool is_var = false;
+    for (int j = 0; j < lp->nv && !is_var; j++)
+      is_var = lp->var[j] == k;
+    if (is_var)
       continue;
     if (!tensor_like(st, v) || tf_is_tensor_array(st, v)) {
       PyErr_Format(PyExc_TypeError,
@@ -866,7 +884,8 @@ loop_attempt(Loop *lp)
   if (!lp->relaxed) {
     bool relax = false;
     for (int j = 0; j < nv && !relax; j++)
-      relax = !tr_shape_is_compatible_with(tr_output_shape(ph[ns + j]), tr_output_shape(outs[ns + j]));
+      relax =
+          !tr_shape_is_compatible_with(tr_output_shape(ph[ns + j]), tr_output_shape(outs[ns + j]));
     if (relax) {
       /* A shape changed across the iteration: trace again with those dims relaxed. */
       if (!lp->shapes) {
@@ -910,8 +929,7 @@ loop_attempt(Loop *lp)
   for (int c = 0; c < nb; c++)
     inputs[ns + nv + nc + c] = capture_outer(&lp->body_t, c);
   TrGraph *g = lp->parent->graph;
-  TrNode *node =
-      tr_graph_add_while(g, lp->cond_t.graph, body, inputs, n_out, "while", &error);
+  TrNode *node = tr_graph_add_while(g, lp->cond_t.graph, body, inputs, n_out, "while", &error);
   if (!node)
     return tf_raise_any(st, error), -1;
   /* The loop variables become the node's outputs; names local to the body go back to what
@@ -977,8 +995,8 @@ ag_while_stmt(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
       /* The test is a tensor (from the start, or since the last pass made it one): the rest
        * of the loop is a While node. */
       Py_DECREF(t);
-      Loop lp = {.st = st, .test = test, .body = body, .get = args[2], .set = args[3],
-                 .names = args[4]};
+      Loop lp = {
+          .st = st, .test = test, .body = body, .get = args[2], .set = args[3], .names = args[4]};
       lp.n = PyTuple_Check(lp.names) ? PyTuple_GET_SIZE(lp.names) : 0;
       if (!loop_symbolic(&lp))
         return NULL;
@@ -997,7 +1015,8 @@ ag_while_stmt(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
   }
 }
 
-/* ---- for: sources ------------------------------------------------------------------------------ */
+/* ---- for: sources ------------------------------------------------------------------------------
+ */
 
 /* tf.range(start, limit, delta): the counter is the element; state (i, limit, delta). */
 static bool
@@ -1195,31 +1214,40 @@ ag_for_stmt(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
   }
   TfState *st = tf_state();
   PyObject *iter = args[0], *extra = args[1] == Py_None ? NULL : args[1];
-  bool graph_loop = st->trace && (tf_is_symbolic(st, iter) || tf_is_dataset(st, iter));
+  bool data = tf_is_dataset(st, iter) || tf_is_dataset_iterator(st, iter);
+  bool graph_loop = st->trace && (tf_is_symbolic(st, iter) || data);
   if (!graph_loop) {
     if (!for_python(st, iter, extra, args[2]))
       return NULL;
     Py_RETURN_NONE;
   }
   TfLoopSource source = {0};
-  void *data = NULL;
+  void *source_data = NULL;
   TrOutput tensor;
-  bool ok = tf_is_dataset(st, iter) ? tf_dataset_loop_source(st, iter, &source, &data)
-                                    : tensor_loop_source(st, iter, &source, &data, &tensor);
+  bool ok = data ? tf_dataset_loop_source(st, iter, &source, &source_data)
+                 : tensor_loop_source(st, iter, &source, &source_data, &tensor);
   if (ok) {
-    Loop lp = {.st = st, .extra = extra, .body = args[2], .get = args[3], .set = args[4],
-               .names = args[5], .source = &source, .data = data, .ns = source.n_state};
+    Loop lp = {.st = st,
+               .extra = extra,
+               .body = args[2],
+               .get = args[3],
+               .set = args[4],
+               .names = args[5],
+               .source = &source,
+               .data = source_data,
+               .ns = source.n_state};
     lp.n = PyTuple_Check(lp.names) ? PyTuple_GET_SIZE(lp.names) : 0;
     ok = loop_symbolic(&lp);
   }
   if (source.free)
-    source.free(data);
+    source.free(source_data);
   if (!ok)
     return NULL;
   Py_RETURN_NONE;
 }
 
-/* ---- calls and expressions ------------------------------------------------------------------------ */
+/* ---- calls and expressions
+ * ------------------------------------------------------------------------ */
 
 /* Whether any of `args` is a symbolic tensor of the trace. */
 static bool
