@@ -27,7 +27,8 @@
 
 /* A name that a converted block's state holds before it is bound (TF's Undefined). */
 typedef struct {
-  PyObject_HEAD PyObject *symbol_name; /* the name (owned) */
+  PyObject_HEAD
+  PyObject *symbol_name; /* the name (owned) */
 } AgUndefined;
 
 static PyObject *

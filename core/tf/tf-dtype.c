@@ -435,7 +435,7 @@ tf_raise_error(TfState *st, GError *error)
   case TR_ERROR_##code:                                                                            \
     type = st->errors[TF_ERROR_##code];                                                            \
     break;
-      TF_ERROR_LIST(ERROR_CASE)
+        TF_ERROR_LIST(ERROR_CASE)
 #undef ERROR_CASE
     }
   }
