@@ -11,7 +11,7 @@ import subprocess
 import sys
 import tempfile
 
-TRELLIS = sys.argv[1]
+TRELLIS = os.path.abspath(sys.argv[1])  # the programs run in other directories
 PYTHON = "/usr/bin/python3"
 failures = 0
 
