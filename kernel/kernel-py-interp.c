@@ -76,7 +76,10 @@ static bool
 on_display(void *data, PyObject *value)
 {
   TkPy *tk = data;
-  PyObject *r = PyObject_CallMethod(tk->helpers, "result", "O", value); /* owned */
+  /* One argument whatever it is (a "O" format would spread a tuple value into arguments). */
+  PyObject *result = PyObject_GetAttrString(tk->helpers, "result"); /* owned */
+  PyObject *r = result ? PyObject_CallOneArg(result, value) : NULL; /* owned */
+  Py_XDECREF(result);
   Py_XDECREF(r);
   return r != NULL;
 }

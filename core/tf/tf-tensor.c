@@ -1255,7 +1255,7 @@ to_ndarray(TfState *st, PyObject *self, TrTensor *t)
   PyObject *shape = PyTuple_New(t->shape.rank); /* owned */
   for (int i = 0; shape && i < t->shape.rank; i++)
     PyTuple_SET_ITEM(shape, i, PyLong_FromLongLong(t->shape.dims[i]));
-  PyObject *r = shape ? PyObject_CallMethod(arr, "reshape", "O", shape) : NULL;
+  PyObject *r = shape ? PyObject_CallMethod(arr, "reshape", "(O)", shape) : NULL;
   Py_XDECREF(shape);
   Py_DECREF(arr);
   return r;

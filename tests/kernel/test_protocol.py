@@ -461,6 +461,14 @@ class Language(KernelTestCase):
         self.assertEqual([m["msg_type"] for m in out],
                          ["status", "execute_input", "status"])
 
+    def test_tuple_and_empty_tuple_results(self):
+        reply, out = self.k.execute("7 // 2, 2 ** 10")
+        results = [m["content"]["data"] for m in out if m["msg_type"] == "execute_result"]
+        self.assertEqual(results, [{"text/plain": "(3, 1024)"}])
+        reply, out = self.k.execute("()")
+        results = [m["content"]["data"] for m in out if m["msg_type"] == "execute_result"]
+        self.assertEqual(results, [{"text/plain": "()"}])
+
     def test_rich_repr_of_results(self):
         reply, out = self.k.execute("class Svg:\n    def _repr_svg_(self):\n"
                                     "        return '<svg/>'\n    def __repr__(self):\n"
