@@ -51,9 +51,24 @@ run_file(TpInterp *tp, const char *path)
   return run_source(tp, text, (gssize)len, absolute, TP_RUN_SET_FILE);
 }
 
+/* What a notebook's cells may call that only a notebook front end defines (IPython makes them
+ * builtins): here display() prints each object's repr, as a terminal front end shows text/plain,
+ * and clear_output() has nothing to clear. */
+static const char notebook_builtins[] = "import builtins\n"
+                                        "def display(*objs, **kwargs):\n"
+                                        "    for obj in objs:\n"
+                                        "        print(repr(obj))\n"
+                                        "def clear_output(wait=False):\n"
+                                        "    pass\n"
+                                        "builtins.display = display\n"
+                                        "builtins.clear_output = clear_output\n"
+                                        "del builtins, display, clear_output\n";
+
 static int
 run_notebook(TpInterp *tp, GPtrArray *cells)
 {
+  if (!tp_run(tp, notebook_builtins, -1, "<trellis notebook>", 0))
+    return tp_report_uncaught();
   int status = 0;
   for (guint i = 0; i < cells->len; i++) {
     const char *source = cells->pdata[i];

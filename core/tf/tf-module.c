@@ -172,6 +172,22 @@ add_submodules(PyObject *module, TfState *st)
 }
 
 static int
+tf_module_traverse(PyObject *module, visitproc visit, void *arg)
+{
+  TfState *st = PyModule_GetState(module);
+  if (!st)
+    return 0;
+#define VISIT_FIELD(field) Py_VISIT(st->field);
+  TF_STATE_OBJECTS(VISIT_FIELD)
+#undef VISIT_FIELD
+  for (int d = 0; d < TR_N_DTYPES; d++)
+    Py_VISIT(st->dtypes[d]);
+  for (int i = 0; i < TF_N_ERRORS; i++)
+    Py_VISIT(st->errors[i]);
+  return 0;
+}
+
+static int
 tf_module_clear(PyObject *module)
 {
   TfState *st = PyModule_GetState(module);
@@ -198,6 +214,7 @@ static struct PyModuleDef tf_module_def = {
     .m_name = "tensorflow",
     .m_doc = "Trellis's TensorFlow: tensors, tf.function and the rest, over Trellis's core.",
     .m_size = sizeof(TfState),
+    .m_traverse = tf_module_traverse,
     .m_clear = tf_module_clear,
     .m_free = tf_module_free,
 };

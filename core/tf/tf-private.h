@@ -135,6 +135,24 @@ typedef struct {
   bool keras_loaded; /* py/keras.py has run (or is running) in it */
 } TfState;
 
+/* Every single object the state owns, for the module's m_traverse (the arrays dtypes and errors
+ * are visited apart). The module's types hold the module (PyType_FromModuleAndSpec), so module
+ * -> state -> type -> module is a cycle the collector can only free by seeing these. A part that
+ * adds an owned field adds it here too. */
+/* clang-format off */
+#define TF_STATE_OBJECTS(X)                                                                        \
+  X(DType) X(OpError) X(OperatorNotAllowedInGraphError)                                            \
+  X(Tensor) X(TensorShape) X(TensorIterator) X(Reference)                                          \
+  X(numpy) X(np_ndarray) X(np_generic) X(np_array)                                                 \
+  X(Variable)                                                                                      \
+  X(Function) X(ConcreteFunction) X(TensorSpec) X(Graph) X(InitScope) X(py_support)                \
+  X(ag_operators) X(ag_cache) X(ag_library_prefixes) X(AgUndefined) X(AgUndefinedReturnValue)      \
+  X(Dataset) X(Iterator)                                                                           \
+  X(TensorArray)                                                                                   \
+  X(GradientTape) X(StopRecording)                                                                 \
+  X(keras)
+/* clang-format on */
+
 /* The state of the imported module of this interpreter (never NULL once imported). */
 TfState *tf_state(void);
 

@@ -48,6 +48,13 @@ with tempfile.TemporaryDirectory() as tmp:
         json.dump({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, f)
     check("notebook-cells", [nb], "cell one\n42\n")
 
+    nb_display = os.path.join(tmp, "display.ipynb")
+    cells = [{"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
+              "source": "display('a', [1])\nclear_output(wait=True)\ndisplay(2)"}]
+    with open(nb_display, "w") as f:
+        json.dump({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, f)
+    check("notebook-display-prints-reprs", [nb_display], "'a'\n[1]\n2\n")
+
     check("help-signature-and-doc", ["-c", "def f(a, b=2):\n    'Adds.'\nhelp(f)"],
           "Help on function f in module __main__:\n\nf(a, b=2)\n    Adds.\n\n")
 
