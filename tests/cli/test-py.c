@@ -217,6 +217,17 @@ worker(gpointer data)
   return NULL;
 }
 
+/* Whether the worker's loop runs: its counter `n` is in __main__ and above zero. */
+static bool
+worker_counting(void)
+{
+  PyGILState_STATE gil = PyGILState_Ensure();
+  PyObject *n = PyDict_GetItemString(tp_interp_globals(tp), "n"); /* borrowed */
+  bool counting = n && PyLong_Check(n) && PyLong_AsLong(n) > 0;
+  PyGILState_Release(gil);
+  return counting;
+}
+
 static void
 test_interrupt_worker_thread(void)
 {
@@ -225,7 +236,9 @@ test_interrupt_worker_thread(void)
   GThread *t = g_thread_new("worker", worker, &res);
   while (!g_atomic_int_get(&res.started))
     g_usleep(1000);
-  g_usleep(100 * 1000);
+  /* Interrupt the loop itself, not the compilation before it (slow under the sanitizers). */
+  while (!worker_counting())
+    g_usleep(1000);
   tp_interrupt_thread(tp);
   g_thread_join(t);
   PyEval_RestoreThread(saved);

@@ -152,8 +152,8 @@ class DebugTestCase(unittest.TestCase):
         if self.events_file and os.path.exists(self.events_file):
             os.unlink(self.events_file)
 
-    def run_ok(self, code):
-        reply, out = self.k.execute(code)
+    def run_ok(self, code, timeout=10):
+        reply, out = self.k.execute(code, timeout=timeout)
         self.assertEqual(reply["content"]["status"], "ok", reply["content"])
         return out
 
@@ -363,7 +363,7 @@ class Requests(DebugTestCase):
     def test_events_since_too_old_is_truncated(self):
         # a kernel keeps 100000 events: make more, then ask for the first ones
         self.run_ok(FUNCTION_CELL)
-        self.run_ok("for i in range(40000):\n    f(1)\n", )
+        self.run_ok("for i in range(40000):\n    f(1)\n", timeout=120)  # slow under sanitizers
         d = Debugger(self.k)
         reply = d.request("events_since", seq=1)
         self.assertEqual((reply["status"], reply["error"]), ("error", "truncated"))
