@@ -284,13 +284,16 @@ located(Conv *c, PyObject *node, PyObject *like)
     return NULL;
   PyObject *r = PyObject_CallMethod(c->ast, "copy_location", "OO", node, like);
   Py_DECREF(node);
+  /* Generated code spans its first line to the end: a traceback shows the user's line without
+   * carets (the extent of `like`, a whole block, would say nothing; an empty one would draw a
+   * caret line of blanks). Columns past the line's end stand for its end. */
   PyObject *line = r ? PyObject_GetAttrString(r, "lineno") : NULL;
-  PyObject *col = line ? PyObject_GetAttrString(r, "col_offset") : NULL;
-  if (!col || PyObject_SetAttrString(r, "end_lineno", line) < 0 ||
-      PyObject_SetAttrString(r, "end_col_offset", col) < 0)
+  PyObject *end = line ? PyLong_FromLong(1L << 20) : NULL;
+  if (!end || PyObject_SetAttrString(r, "end_lineno", line) < 0 ||
+      PyObject_SetAttrString(r, "end_col_offset", end) < 0)
     PyErr_Clear(); /* a node without a location gets its parent's */
   Py_XDECREF(line);
-  Py_XDECREF(col);
+  Py_XDECREF(end);
   return r;
 }
 
