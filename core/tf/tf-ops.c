@@ -1030,7 +1030,7 @@ index_tensor(TrDType dtype, const int64_t *values, int n)
 {
   TrShape s = n < 0 ? tr_shape_scalar() : tr_shape_make(1, (int64_t[]){n});
   TrTensor *r = tr_tensor_new(dtype, &s);
-  for (int i = 0; i < MAX(n, 1); i++) {
+  for (int i = 0; i < (n < 0 ? 1 : n); i++) {
     if (dtype == TR_INT64)
       ((int64_t *)tr_tensor_data(r))[i] = values[i];
     else
