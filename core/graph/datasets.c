@@ -365,16 +365,26 @@ range_next(TrIterator *it, TrTensor **out, bool *end, const TrRunContext *ctx, G
     return true;
   }
   out[0] = tr_tensor_new_int64(it->pos);
-  it->pos += ds->step;
+  /* A step past the stop may overflow: the position then is the stop itself. The distance
+   * left is computed unsigned, as it may exceed G_MAXINT64. */
+  uint64_t left = ds->step > 0 ? (uint64_t)ds->stop - (uint64_t)it->pos
+                               : (uint64_t)it->pos - (uint64_t)ds->stop;
+  uint64_t step = ds->step > 0 ? (uint64_t)ds->step : -(uint64_t)ds->step;
+  it->pos = left <= step ? ds->stop : it->pos + ds->step;
   return true;
 }
 
 static int64_t
 range_cardinality(const TrDataset *ds)
 {
-  int64_t span = ds->stop - ds->start;
-  int64_t n = ds->step > 0 ? (span + ds->step - 1) / ds->step : (span + ds->step + 1) / ds->step;
-  return MAX(n, 0);
+  if (ds->step > 0 ? ds->stop <= ds->start : ds->stop >= ds->start)
+    return 0;
+  /* In unsigned arithmetic, so that extreme int64 bounds cannot overflow. */
+  uint64_t span = ds->step > 0 ? (uint64_t)ds->stop - (uint64_t)ds->start
+                               : (uint64_t)ds->start - (uint64_t)ds->stop;
+  uint64_t step = ds->step > 0 ? (uint64_t)ds->step : -(uint64_t)ds->step;
+  uint64_t n = span / step + (span % step != 0);
+  return n > (uint64_t)G_MAXINT64 ? G_MAXINT64 : (int64_t)n;
 }
 
 static bool

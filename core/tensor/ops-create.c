@@ -185,7 +185,13 @@ range_size(TrDType dtype, const TrTensor *const v[3], int64_t *size, GError **er
     int64_t d = tr_tensor_get_i64(v[2], 0);
     uint64_t span = d > 0 ? (uint64_t)b - (uint64_t)a : (uint64_t)a - (uint64_t)b;
     uint64_t step = d > 0 ? (uint64_t)d : -(uint64_t)d;
-    *size = (int64_t)(span / step + (span % step != 0));
+    uint64_t count = span / step + (span % step != 0);
+    if (count > (uint64_t)G_MAXINT64) {
+      tr_set_op_error(error, TR_ERROR_INVALID_ARGUMENT, type,
+                      "Requires ((limit - start) / delta) <= %" G_GINT64_FORMAT, G_MAXINT64);
+      return false;
+    }
+    *size = (int64_t)count;
     return true;
   }
   double n = dtype == TR_FLOAT32 ? ceilf(fabsf(((float)limit - (float)start) / (float)delta))
@@ -236,8 +242,11 @@ kernel_range(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTensor *out,
 #define RANGE_FILL(ctype, get)                                                                     \
   {                                                                                                \
     ctype val = (ctype)get(in[0], 0), delta = (ctype)get(in[2], 0);                                \
-    for (int64_t i = 0; i < n; i++, val += delta)                                                  \
+    for (int64_t i = 0; i < n; i++) {                                                              \
       ((ctype *)data)[i] = val;                                                                    \
+      if (i + 1 < n) /* past the last value the sum may overflow */                                \
+        val += delta;                                                                              \
+    }                                                                                              \
   }
   switch (out->dtype) {
     case TR_FLOAT32:

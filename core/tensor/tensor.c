@@ -126,8 +126,13 @@ tr_shape_num_elements(const TrShape *shape)
   if (!tr_shape_is_fully_defined(shape))
     return TR_UNKNOWN;
   int64_t n = 1;
-  for (int i = 0; i < shape->rank; i++)
-    n *= shape->dims[i];
+  bool overflow = false;
+  for (int i = 0; i < shape->rank; i++) {
+    if (shape->dims[i] == 0)
+      return 0;
+    overflow |= n > G_MAXINT64 / shape->dims[i];
+    n = overflow ? G_MAXINT64 : n * shape->dims[i];
+  }
   return n;
 }
 

@@ -66,7 +66,9 @@ TrShape tr_shape_make(int rank, const int64_t *dims);
 TrShape tr_shape_scalar(void);
 TrShape tr_shape_unknown(void);
 bool tr_shape_is_fully_defined(const TrShape *shape);
-int64_t tr_shape_num_elements(const TrShape *shape); /* TR_UNKNOWN if not fully defined */
+/* TR_UNKNOWN if not fully defined; G_MAXINT64 when the count does not fit in an int64 (no
+ * tensor of that shape can exist) */
+int64_t tr_shape_num_elements(const TrShape *shape);
 bool tr_shape_equal(const TrShape *a, const TrShape *b);
 /* TensorShape.most_specific_compatible_shape: the shape both fit, dims that differ become None
  * and a differing rank makes the rank unknown. */

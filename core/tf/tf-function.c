@@ -892,20 +892,27 @@ static TrTraceType *arg_type(TfState *st, PyObject *v);
 static TrTraceType *
 sequence_type(TfState *st, PyObject *v, bool list)
 {
-  Py_ssize_t n = PySequence_Fast_GET_SIZE(v);
+  /* An item's key may run Python code (a metaclass's attributes) that changes a list: the
+   * items are read from a tuple of them. */
+  PyObject *seq = PySequence_Tuple(v); /* owned */
+  if (!seq)
+    return NULL;
+  Py_ssize_t n = PyTuple_GET_SIZE(seq);
   TrTraceType **items = g_new(TrTraceType *, n > 0 ? n : 1);
   for (Py_ssize_t i = 0; i < n; i++) {
-    items[i] = arg_type(st, PySequence_Fast_GET_ITEM(v, i));
+    items[i] = arg_type(st, PyTuple_GET_ITEM(seq, i));
     if (!items[i]) {
       for (Py_ssize_t j = 0; j < i; j++)
         tr_trace_type_unref(items[j]);
       g_free(items);
+      Py_DECREF(seq);
       return NULL;
     }
   }
   TrTraceType *t =
       list ? tr_trace_type_new_list((int)n, items) : tr_trace_type_new_tuple((int)n, items);
   g_free(items);
+  Py_DECREF(seq);
   return t;
 }
 
@@ -1028,13 +1035,20 @@ arg_type(TfState *st, PyObject *v)
   }
   if (tf_is_dataset(st, v) || tf_is_dataset_iterator(st, v))
     return tf_data_trace_type(st, v);
+  if (!PyList_Check(v) && !PyTuple_Check(v) && !PyDict_Check(v))
+    return identity_type(v);
+  /* Nested structures: a recursive or very deep one is a RecursionError. */
+  if (Py_EnterRecursiveCall(" while computing a tf.function's trace key"))
+    return NULL;
+  TrTraceType *t;
   if (PyList_Check(v))
-    return sequence_type(st, v, true);
-  if (PyTuple_Check(v))
-    return is_namedtuple(v) ? namedtuple_type(st, v) : sequence_type(st, v, false);
-  if (PyDict_Check(v))
-    return dict_type(st, v);
-  return identity_type(v);
+    t = sequence_type(st, v, true);
+  else if (PyTuple_Check(v))
+    t = is_namedtuple(v) ? namedtuple_type(st, v) : sequence_type(st, v, false);
+  else
+    t = dict_type(st, v);
+  Py_LeaveRecursiveCall();
+  return t;
 }
 
 /* Whether bound argument `v` has exactly the trace type `t`, decided without making one (the

@@ -51,7 +51,8 @@ struct TfTape {
   GHashTable *handles;      /* TrTensor* or TrVariable* -> TapeHandle* (owned) */
   GArray *records;          /* eager: TrGradRecord in program order */
   GPtrArray *mem;           /* eager: the records' arrays and attrs (owned) */
-  PyObject *variables;      /* list of the Variable objects watched, in order (owned) */
+  GPtrArray *graphs;   /* eager: references on the call records' graphs (the Function may go) */
+  PyObject *variables; /* list of the Variable objects watched, in order (owned) */
 };
 
 static void
@@ -86,6 +87,7 @@ tape_forget(TfTape *t)
   g_hash_table_remove_all(t->handles);
   g_array_set_size(t->records, 0);
   g_ptr_array_set_size(t->mem, 0);
+  g_ptr_array_set_size(t->graphs, 0);
   g_array_set_size(t->windows, 0);
   g_hash_table_remove_all(t->watched_outs);
 }
@@ -172,6 +174,8 @@ tape_add_record(TfTape *t, int op, const TrAttrs *attrs, TapeHandle *const *in, 
     a = g_memdup2(attrs, sizeof *attrs);
     g_ptr_array_add(t->mem, a);
   }
+  if (graph)
+    g_ptr_array_add(t->graphs, tr_graph_ref((TrGraph *)graph));
   for (int k = 0; k < n_out; k++)
     out[k]->tracked = true;
   TrGradRecord r = {.op = op,
@@ -911,6 +915,7 @@ tape_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
   t->handles = g_hash_table_new_full(NULL, NULL, NULL, handle_free);
   t->records = g_array_new(FALSE, FALSE, sizeof(TrGradRecord));
   t->mem = g_ptr_array_new_with_free_func(g_free);
+  t->graphs = g_ptr_array_new_with_free_func((GDestroyNotify)tr_graph_unref);
   t->variables = PyList_New(0);
   if (!t->variables) {
     Py_DECREF(t);
@@ -957,6 +962,7 @@ tape_dealloc(PyObject *self)
   g_clear_pointer(&t->handles, g_hash_table_unref);
   g_clear_pointer(&t->records, g_array_unref);
   g_clear_pointer(&t->mem, g_ptr_array_unref);
+  g_clear_pointer(&t->graphs, g_ptr_array_unref);
   g_clear_pointer(&t->windows, g_array_unref);
   g_clear_pointer(&t->watched_outs, g_hash_table_unref);
   g_clear_pointer(&t->graph, tr_graph_unref);

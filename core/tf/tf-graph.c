@@ -171,7 +171,14 @@ pack_operand(TfState *st, PyObject *v, TrDType dtype, bool hint, TfOperand *out)
   Py_ssize_t n = PySequence_Fast_GET_SIZE(v);
   if (n == 0 || n > 4096)
     return tf_operand(st, v, dtype, hint, out); /* not reached for n == 0 (no graph values) */
-  TfOperand *items = g_new(TfOperand, n);
+  /* An item's conversion may run Python code (__array__) that changes a list: the items are
+   * read from a tuple of them. */
+  PyObject *seq = PySequence_Tuple(v); /* owned */
+  if (!seq)
+    return false;
+  v = seq;
+  n = PyTuple_GET_SIZE(v);
+  TfOperand *items = g_new(TfOperand, MAX(n, 1));
   TrDType dt = dtype;
   for (Py_ssize_t i = 0; dt == TR_DTYPE_INVALID && i < n; i++)
     dt = tf_dtype_of(st, PySequence_Fast_GET_ITEM(v, i));
@@ -190,6 +197,7 @@ pack_operand(TfState *st, PyObject *v, TrDType dtype, bool hint, TfOperand *out)
   }
   tf_operands_clear(items, (int)made);
   g_free(items);
+  Py_DECREF(seq);
   return ok;
 }
 

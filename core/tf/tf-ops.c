@@ -120,7 +120,11 @@ operand_list_free(TfOperand *items, int n)
 static int
 operand_list_arg(TfState *st, PyObject *v, TfOperand **out)
 {
-  PyObject *seq = PySequence_Fast(v, "values must be a list or tuple of tensors"); /* owned */
+  /* A tuple (not PySequence_Fast's list itself): converting an item may run Python code that
+   * changes the list. */
+  PyObject *seq = PyList_Check(v)
+                      ? PyList_AsTuple(v)
+                      : PySequence_Fast(v, "values must be a list or tuple of tensors"); /* owned */
   if (!seq)
     return -1;
   Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
@@ -355,16 +359,19 @@ shape_of_tensor_value(const TrTensor *t, TrShape *out)
 static bool
 shape_of_sequence(TfState *st, PyObject *v, const char *what, TrShape *out)
 {
-  Py_ssize_t n = PySequence_Fast_GET_SIZE(v);
-  if (n > TR_MAX_RANK) {
-    PyErr_Format(PyExc_ValueError, "shapes may have at most %d dimensions", TR_MAX_RANK);
+  /* A dim's __index__ may change a list: its items are read from a tuple of them. */
+  PyObject *items = PySequence_Tuple(v); /* owned */
+  if (!items)
     return false;
-  }
-  out->rank = (int)n;
-  for (Py_ssize_t i = 0; i < n; i++)
-    if (!dim_arg(st, PySequence_Fast_GET_ITEM(v, i), what, &out->dims[i]))
-      return false;
-  return true;
+  Py_ssize_t n = PyTuple_GET_SIZE(items);
+  bool ok = n <= TR_MAX_RANK;
+  if (!ok)
+    PyErr_Format(PyExc_ValueError, "shapes may have at most %d dimensions", TR_MAX_RANK);
+  out->rank = ok ? (int)n : 0;
+  for (Py_ssize_t i = 0; ok && i < n; i++)
+    ok = dim_arg(st, PyTuple_GET_ITEM(items, i), what, &out->dims[i]);
+  Py_DECREF(items);
+  return ok;
 }
 
 /* A shape-like argument, static: a TensorShape, an int, a list or tuple of dims, or a value
@@ -1030,7 +1037,7 @@ index_tensor(TrDType dtype, const int64_t *values, int n)
 {
   TrShape s = n < 0 ? tr_shape_scalar() : tr_shape_make(1, (int64_t[]){n});
   TrTensor *r = tr_tensor_new(dtype, &s);
-  for (int i = 0; i < MAX(n, 1); i++) {
+  for (int i = 0; i < (n < 0 ? 1 : n); i++) {
     if (dtype == TR_INT64)
       ((int64_t *)tr_tensor_data(r))[i] = values[i];
     else

@@ -544,25 +544,27 @@ tf_shape_arg(TfState *st, PyObject *v, TrShape *out)
                  v, v);
     return false;
   }
-  Py_ssize_t n = PySequence_Fast_GET_SIZE(v);
-  if (n > TR_MAX_RANK) {
-    PyErr_Format(PyExc_ValueError, "shapes may have at most %d dimensions", TR_MAX_RANK);
+  /* A dim's __index__ may change a list: its items are read from a tuple of them. */
+  PyObject *items = PySequence_Tuple(v); /* owned */
+  if (!items)
     return false;
-  }
-  out->rank = (int)n;
-  for (Py_ssize_t i = 0; i < n; i++) {
-    PyObject *item = PySequence_Fast_GET_ITEM(v, i); /* borrowed */
+  Py_ssize_t n = PyTuple_GET_SIZE(items);
+  bool ok = n <= TR_MAX_RANK;
+  if (!ok)
+    PyErr_Format(PyExc_ValueError, "shapes may have at most %d dimensions", TR_MAX_RANK);
+  out->rank = ok ? (int)n : 0;
+  for (Py_ssize_t i = 0; ok && i < n; i++) {
+    PyObject *item = PyTuple_GET_ITEM(items, i); /* borrowed */
     if (item == Py_None)
       out->dims[i] = TR_UNKNOWN;
-    else if (!int_like(st, item, &out->dims[i])) {
+    else if (!(ok = int_like(st, item, &out->dims[i])))
       PyErr_Format(PyExc_TypeError,
                    "Dimension value must be integer or None or have an __index__ method, got "
                    "value '%R' with type '%s'",
                    item, Py_TYPE(item)->tp_name);
-      return false;
-    }
   }
-  return true;
+  Py_DECREF(items);
+  return ok;
 }
 
 /* ---- NumPy ---------------------------------------------------------------------------------- */
@@ -908,7 +910,13 @@ out:
 static TrTensor *
 convert_stacked(TfState *st, PyObject *v, TrDType dtype)
 {
-  Py_ssize_t n = PySequence_Fast_GET_SIZE(v);
+  /* Converting an item may run Python code (__array__) that changes a list: the items are
+   * read from a tuple of them. */
+  PyObject *seq = PySequence_Tuple(v); /* owned */
+  if (!seq)
+    return NULL;
+  v = seq;
+  Py_ssize_t n = PyTuple_GET_SIZE(v);
   TrTensor **items = g_new0(TrTensor *, (gsize)MAX(n, 1));
   TrTensor *t = NULL;
   TrDType dt = dtype;
@@ -928,6 +936,7 @@ convert_stacked(TfState *st, PyObject *v, TrDType dtype)
     if (items[i])
       tr_tensor_unref(items[i]);
   g_free(items);
+  Py_DECREF(seq);
   return t;
 }
 
