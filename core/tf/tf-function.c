@@ -1033,6 +1033,16 @@ arg_type(TfState *st, PyObject *v)
     TensorSpec *s = (TensorSpec *)v;
     return tr_trace_type_new_tensor(s->dtype, &s->shape, s->name);
   }
+  if (tf_is_ndarray(st, v)) {
+    /* A NumPy array is a tensor argument, as in TensorFlow: keyed by the dtype and shape it
+     * converts to, fed to a placeholder. */
+    TrTensor *t = tf_convert(st, v, TR_DTYPE_INVALID, false);
+    if (!t)
+      return NULL;
+    TrTraceType *r = tr_trace_type_new_tensor(t->dtype, &t->shape, NULL);
+    tr_tensor_unref(t);
+    return r;
+  }
   if (tf_is_dataset(st, v) || tf_is_dataset_iterator(st, v))
     return tf_data_trace_type(st, v);
   if (!PyList_Check(v) && !PyTuple_Check(v) && !PyDict_Check(v))

@@ -232,6 +232,8 @@ tf_symbolic_output(PyObject *v)
  * follow TF's inference, or become `dtype` when it is not TR_DTYPE_INVALID. With `hint` the
  * dtype is only preferred: a tensor keeps its own. Transfer full, or NULL with an exception. */
 TrTensor *tf_convert(TfState *st, PyObject *v, TrDType dtype, bool hint);
+/* Whether v is a numpy.ndarray (never imports NumPy: without it loaded, nothing is one). */
+bool tf_is_ndarray(TfState *st, PyObject *v);
 /* Whether convert_to_tensor would accept v's type. */
 bool tf_convertible(TfState *st, PyObject *v);
 

@@ -608,6 +608,12 @@ is_numpy(TfState *st, PyObject *v)
          PyObject_TypeCheck(v, (PyTypeObject *)st->np_generic);
 }
 
+bool
+tf_is_ndarray(TfState *st, PyObject *v)
+{
+  return numpy_ready(st, false) && PyObject_TypeCheck(v, (PyTypeObject *)st->np_ndarray);
+}
+
 /* Whether v has __array__ (an array-like that NumPy converts). */
 static bool
 has_array_method(PyObject *v)

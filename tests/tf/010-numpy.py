@@ -60,6 +60,15 @@ try:
 except BufferError as e:
     print("BufferError:", e)
 
+# A NumPy array passed to a Function is a tensor argument: keyed by dtype and shape, not by
+# identity, and the result is a tensor.
+@tf.function
+def double(x):
+    return x * 2
+print(double(np.array([1, 2], dtype=np.int32)))
+print(double(np.array([3, 4], dtype=np.int32)), double.experimental_get_tracing_count())
+print(double(np.array([1.5])), double.experimental_get_tracing_count())
+
 # expect-output:
 # import tensorflow leaves NumPy alone: True
 # tf.Tensor(
@@ -108,3 +117,6 @@ except BufferError as e:
 # 6 2.5 [2. 3.]
 # array([], shape=(0, 3), dtype=float32)
 # BufferError: A string tensor has no buffer; use .numpy().
+# tf.Tensor([2 4], shape=(2,), dtype=int32)
+# tf.Tensor([6 8], shape=(2,), dtype=int32) 1
+# tf.Tensor([3.], shape=(1,), dtype=float64) 2
