@@ -2,8 +2,25 @@
  * program, the protocol engine in front of embedded CPython (kernel-py-interp.c, over core/py). */
 #include "kernel-private.h"
 
+#include <fcntl.h>
 #include <locale.h>
 #include <stdlib.h>
+#include <unistd.h>
+
+/* A kernel takes input only through its stdin channel. The process's fd 0 is often its
+ * client's terminal or pipe (jupyter console's): nothing here may read from it, so it reads
+ * /dev/null from now on. */
+static void
+detach_stdin(void)
+{
+  int fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return;
+  if (fd != STDIN_FILENO) {
+    dup2(fd, STDIN_FILENO);
+    close(fd);
+  }
+}
 
 int
 main(int argc, char **argv)
@@ -35,6 +52,7 @@ main(int argc, char **argv)
     g_printerr("trellis-kernel: -f CONNECTION_FILE is required (see --help)\n");
     return 2;
   }
+  detach_stdin();
   TkInterp interp;
   if (!tk_py_interp_init(&interp, &error) ||
       !tk_kernel_run(connection_file, events_file, &interp, &error)) {
