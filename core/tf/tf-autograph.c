@@ -70,8 +70,7 @@ conv_init(Conv *c, TfState *st)
   return true;
 }
 
-/* ---- node kinds -------------------------------------------------------------------------------
- */
+/* ---- node kinds ----------------------------------------------------------------------------- */
 
 static bool
 is_node(Conv *c, PyObject *v)
@@ -344,8 +343,7 @@ set_field(PyObject *node, const char *f, PyObject *v)
   return r == 0;
 }
 
-/* ---- names ------------------------------------------------------------------------------------
- */
+/* ---- names ---------------------------------------------------------------------------------- */
 
 /* Every identifier in `tree`, into c->used. */
 static bool
@@ -490,8 +488,7 @@ assigned_names(Conv *c, PyObject *node)
   return l;
 }
 
-/* ---- break, continue and return as flags --------------------------------------------------------
- */
+/* ---- break, continue and return as flags ---------------------------------------------------- */
 
 /* Whether `node` (statements) contains a statement of kind `what`, outside nested scopes and,
  * unless `into_loops`, outside nested loops. -1 on error. */
@@ -776,8 +773,7 @@ lower_returns(Conv *c, PyObject *body, PyObject *fdef)
   return out;
 }
 
-/* ---- expressions ------------------------------------------------------------------------------
- */
+/* ---- expressions ---------------------------------------------------------------------------- */
 
 static PyObject *conv_expr(Conv *c, PyObject *e);
 
@@ -932,8 +928,7 @@ conv_expr(Conv *c, PyObject *e)
   return Py_NewRef(e);
 }
 
-/* ---- control flow ------------------------------------------------------------------------------
- */
+/* ---- control flow --------------------------------------------------------------------------- */
 
 /* ('a', 'b'): the state's names for error messages. */
 static PyObject *
@@ -1459,8 +1454,32 @@ convert_function(Conv *c, PyObject *fdef)
   return ok;
 }
 
-/* ---- from a function object to converted code ---------------------------------------------------
- */
+/* ---- from a function object to converted code ----------------------------------------------- */
+
+/* The path prefixes of the standard library: code there is not converted. */
+static PyObject *
+library_prefixes(void)
+{
+  PyObject *sysconfig = PyImport_ImportModule("sysconfig");
+  PyObject *paths = sysconfig ? PyObject_CallMethod(sysconfig, "get_paths", NULL) : NULL;
+  Py_XDECREF(sysconfig);
+  if (!paths)
+    return NULL;
+  static const char *const keys[] = {"stdlib", "platstdlib", "purelib", "platlib"};
+  PyObject *l = PyList_New(0);
+  for (size_t i = 0; l && i < G_N_ELEMENTS(keys); i++) {
+    PyObject *p = PyDict_GetItemString(paths, keys[i]); /* borrowed */
+    if (!p)
+      continue;
+    PyObject *slash = PyUnicode_FromFormat("%U/", p);
+    if (!append(l, slash))
+      Py_CLEAR(l);
+  }
+  Py_DECREF(paths);
+  PyObject *t = l ? PyList_AsTuple(l) : NULL;
+  Py_XDECREF(l);
+  return t;
+}
 
 /* Whether `func` is library code: TensorFlow itself (this module and its embedded Python),
  * the standard library, installed packages. Those run as they are (TF's allowlist). */
@@ -1486,6 +1505,9 @@ is_library(TfState *st, PyObject *func)
     return -1;
   if (strstr(file, "/site-packages/") || strstr(file, "/dist-packages/"))
     return 1;
+  /* Made on the first conversion, not at import: sysconfig costs a start-up otherwise. */
+  if (!st->ag_library_prefixes && !(st->ag_library_prefixes = library_prefixes()))
+    return -1;
   for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(st->ag_library_prefixes); i++) {
     const char *p = PyUnicode_AsUTF8(PyTuple_GET_ITEM(st->ag_library_prefixes, i));
     if (p && g_str_has_prefix(file, p))
@@ -1784,8 +1806,7 @@ tf_autograph_convert(TfState *st, PyObject *func)
   return instantiate(st, func, cached);
 }
 
-/* ---- tf.autograph ------------------------------------------------------------------------------
- */
+/* ---- tf.autograph --------------------------------------------------------------------------- */
 
 /* The Python function behind `entity`: itself, a tf.function's python_function, a method's
  * function. New reference, or NULL with TypeError. */
@@ -1910,37 +1931,11 @@ static PyMethodDef experimental_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-/* The path prefixes of the standard library: code there is not converted. */
-static PyObject *
-library_prefixes(void)
-{
-  PyObject *sysconfig = PyImport_ImportModule("sysconfig");
-  PyObject *paths = sysconfig ? PyObject_CallMethod(sysconfig, "get_paths", NULL) : NULL;
-  Py_XDECREF(sysconfig);
-  if (!paths)
-    return NULL;
-  static const char *const keys[] = {"stdlib", "platstdlib", "purelib", "platlib"};
-  PyObject *l = PyList_New(0);
-  for (size_t i = 0; l && i < G_N_ELEMENTS(keys); i++) {
-    PyObject *p = PyDict_GetItemString(paths, keys[i]); /* borrowed */
-    if (!p)
-      continue;
-    PyObject *slash = PyUnicode_FromFormat("%U/", p);
-    if (!append(l, slash))
-      Py_CLEAR(l);
-  }
-  Py_DECREF(paths);
-  PyObject *t = l ? PyList_AsTuple(l) : NULL;
-  Py_XDECREF(l);
-  return t;
-}
-
 int
 tf_autograph_init(PyObject *module, TfState *st)
 {
   st->ag_cache = PyDict_New();
-  st->ag_library_prefixes = library_prefixes();
-  if (!st->ag_cache || !st->ag_library_prefixes)
+  if (!st->ag_cache)
     return -1;
   if (PyModule_AddFunctions(st->mod_autograph, autograph_methods) < 0 ||
       PyModule_AddFunctions(st->mod_autograph_experimental, experimental_methods) < 0)

@@ -104,8 +104,7 @@ is_undefined_return(TfState *st, PyObject *v)
   return Py_IS_TYPE(v, st->AgUndefinedReturnValue);
 }
 
-/* ---- values on the current path -----------------------------------------------------------------
- */
+/* ---- values on the current path ------------------------------------------------------------- */
 
 static bool
 symbolic(TfState *st, PyObject *v)
@@ -1016,8 +1015,7 @@ ag_while_stmt(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
   }
 }
 
-/* ---- for: sources ------------------------------------------------------------------------------
- */
+/* ---- for: sources --------------------------------------------------------------------------- */
 
 /* tf.range(start, limit, delta): the counter is the element; state (i, limit, delta). */
 static bool

@@ -337,8 +337,7 @@ use_graph(TfState *st, TfTensorArray *ta)
   return tf_trace(st) || !ta_is_eager(ta);
 }
 
-/* ---- eager methods -----------------------------------------------------------------------------
- */
+/* ---- eager methods -------------------------------------------------------------------------- */
 
 static PyObject *
 raise_code(TfState *st, TrErrorCode code, char *text)
@@ -531,8 +530,7 @@ eager_unstack(TfState *st, PyObject *self, PyObject *value)
   return Py_NewRef(self);
 }
 
-/* ---- traced methods ----------------------------------------------------------------------------
- */
+/* ---- traced methods ------------------------------------------------------------------------- */
 
 static PyObject *
 traced_write(TfState *st, PyObject *self, PyObject *index, PyObject *value)

@@ -13,20 +13,35 @@ Every cursor and offset exchanged with C is a byte offset into the UTF-8 code (k
 the conversions happen at the edges of complete() and inspect_at().
 """
 
-import base64
 import builtins
 import getpass as _getpass
-import inspect
 import io
-import json
-import keyword
-import pkgutil
-import re
 import sys
-import tokenize
-import traceback
 
 import __main__
+
+
+class _Lazy:
+    """A module imported when first used: the kernel answers kernel_info before it pays for
+    modules that only some requests need (inspect, json, re... cost more than Python's start)."""
+
+    def __init__(self, name):
+        self._name = name
+
+    def __getattr__(self, attr):
+        module = __import__(self._name)
+        globals()[self._name] = module
+        return getattr(module, attr)
+
+
+base64 = _Lazy("base64")
+inspect = _Lazy("inspect")
+json = _Lazy("json")
+keyword = _Lazy("keyword")
+pkgutil = _Lazy("pkgutil")
+re = _Lazy("re")
+tokenize = _Lazy("tokenize")
+traceback = _Lazy("traceback")
 
 _INCOMPLETE_INPUT = 0x4000  # PyCF_ALLOW_INCOMPLETE_INPUT: "incomplete input" at EOF
 
@@ -211,13 +226,13 @@ def help(*args):
 
 # ---- names and descriptions ----------------------------------------------------------------
 
-_DOTTED = re.compile(r"^[^\d\W]\w*(\.[^\d\W]\w*)*$")
+_DOTTED = r"^[^\d\W]\w*(\.[^\d\W]\w*)*$"  # compiled (and cached) by re on first use
 
 
 def resolve(text, import_it=False, code=None):
     """(found, value) of a dotted name: __main__'s then builtins' names, then attributes. With
     import_it, a module name is imported; with `code`, a module the code imports is too."""
-    if not _DOTTED.match(text):
+    if not re.match(_DOTTED, text):
         return False, None
     parts = text.split(".")
     namespace = __main__.__dict__
@@ -360,7 +375,7 @@ def find_pinfo(code):
 def page_expression(text, detail_level):
     """`expr?`: a dotted name is looked up, any other expression evaluated."""
     found, value = resolve(text)
-    if not found and not _DOTTED.match(text):
+    if not found and not re.match(_DOTTED, text):
         value, found = eval(compile(text, "<string>", "eval"), __main__.__dict__), True
     if not found:
         print("Object `%s` not found." % text)
@@ -373,8 +388,8 @@ def page_expression(text, detail_level):
 
 # ---- completion ----------------------------------------------------------------------------
 
-_FROM_IMPORT = re.compile(r"^\s*from\s+([\w.]+)\s+import\s+(\w+\s*,\s*)*$")
-_IMPORT = re.compile(r"^\s*(import\s+([\w.]+(\s+as\s+\w+)?\s*,\s*)*|from\s+)$")
+_FROM_IMPORT = r"^\s*from\s+([\w.]+)\s+import\s+(\w+\s*,\s*)*$"
+_IMPORT = r"^\s*(import\s+([\w.]+(\s+as\s+\w+)?\s*,\s*)*|from\s+)$"
 _module_names = None
 
 
@@ -417,13 +432,13 @@ def complete(code, cursor):
     prefix = code[start:cursor]
     before = code[code.rfind("\n", 0, start) + 1:start]
     names = set()
-    match = _FROM_IMPORT.match(before)
+    match = re.match(_FROM_IMPORT, before)
     if match:
         try:
             names = _attributes(__import__(match.group(1), fromlist=["*"]))
         except Exception:
             pass
-    elif _IMPORT.match(before):
+    elif re.match(_IMPORT, before):
         names = _modules()
     elif start > 0 and code[start - 1] == ".":
         base = start - 1
