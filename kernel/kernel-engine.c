@@ -4,7 +4,8 @@
  *   main       shell and stdin ROUTERs; runs every shell request, cells included, one at a time
  *   control    control ROUTER: kernel_info, interrupt and shutdown are answered while a cell runs
  *   heartbeat  echoes pings
- * The iopub PUB socket is shared by main and control: each message goes out whole under a
+ * The iopub XPUB socket (a PUB that also hears subscriptions, so that kernel_info waits for the
+ * client's) is shared by main and control: each message goes out whole under a
  * mutex, straight from the thread that publishes it (no forwarding hop, so output reaches the
  * client with one less thread wake-up).
  * One dispatcher (dispatch()) serves shell and control alike: it looks the request up in the
@@ -62,8 +63,9 @@ struct TkKernel {
   GThread *control_thread;
 
   /* iopub: main and control publish in turn, under the lock */
-  void *iopub_pub;   /* PUB to the clients */
-  GMutex iopub_lock; /* one whole message at a time */
+  void *iopub_pub;          /* PUB to the clients */
+  GMutex iopub_lock;        /* one whole message at a time */
+  TkIopubState iopub_state; /* subscriptions seen on iopub (under iopub_lock) */
 
   /* heartbeat thread */
   void *hb;           /* ROUTER echoing pings */
@@ -549,7 +551,7 @@ bind_channel(TkKernel *k, TkChannel channel, int type, GError **error)
     int on = 1;
     zmq_setsockopt(socket, ZMQ_ROUTER_HANDOVER, &on, sizeof on);
   }
-  if (type == ZMQ_PUB) {
+  if (type == ZMQ_XPUB) {
     /* Every print is a message at once; a subscriber slow to read must not lose them. */
     int hwm = 1000000;
     zmq_setsockopt(socket, ZMQ_SNDHWM, &hwm, sizeof hwm);
@@ -606,7 +608,7 @@ open_sockets(TkKernel *k, GError **error)
   if (!(k->shell = bind_channel(k, TK_CHANNEL_SHELL, ZMQ_ROUTER, error)) ||
       !(k->control = bind_channel(k, TK_CHANNEL_CONTROL, ZMQ_ROUTER, error)) ||
       !(k->stdin_socket = bind_channel(k, TK_CHANNEL_STDIN, ZMQ_ROUTER, error)) ||
-      !(k->iopub_pub = bind_channel(k, TK_CHANNEL_IOPUB, ZMQ_PUB, error)) ||
+      !(k->iopub_pub = bind_channel(k, TK_CHANNEL_IOPUB, ZMQ_XPUB, error)) ||
       !(k->hb = bind_channel(k, TK_CHANNEL_HB, ZMQ_ROUTER, error)))
     return FALSE;
   k->main_sender.iopub = k->control_sender.iopub = k->iopub_pub;
@@ -807,6 +809,7 @@ tk_kernel_run(const char *connection_file, const char *events_file, TkInterp *in
   k->main_sender.counter = k->control_sender.counter = &k->msg_counter;
   g_mutex_init(&k->iopub_lock);
   k->main_sender.iopub_lock = k->control_sender.iopub_lock = &k->iopub_lock;
+  k->main_sender.iopub_state = k->control_sender.iopub_state = &k->iopub_state;
 
   gboolean ok = FALSE;
   if (!(k->conn = tk_connection_load(connection_file, error)) ||

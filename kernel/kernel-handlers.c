@@ -142,6 +142,8 @@ static void
 handle_kernel_info(TkContext *ctx, const TkMessage *request)
 {
   TkInterp *interp = tk_kernel_interp(ctx->kernel);
+  /* A client asks kernel_info to know the kernel is ready: its iopub must be too. */
+  tk_iopub_wait_subscriber(ctx->sender, 1000);
   tk_reply(ctx, request,
            json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:b, s:[]}", "status", "ok",
                      "protocol_version", TK_PROTOCOL_VERSION, "implementation", "trellis",

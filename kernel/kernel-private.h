@@ -118,14 +118,29 @@ TkMessage *tk_message_parse(GPtrArray *frames, TkSigner *signer, TkReplayGuard *
 void tk_message_free(TkMessage *msg);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(TkMessage, tk_message_free)
 
+typedef struct TkIopubState TkIopubState;
+
 /* Everything one thread needs to build and send messages. One per thread. */
 typedef struct {
-  TkSigner *signer;     /* owned */
-  const char *session;  /* the kernel's session id, borrowed */
-  atomic_uint *counter; /* shared msg_id counter, borrowed */
-  void *iopub;          /* the PUB socket, shared by every sender, borrowed */
-  GMutex *iopub_lock;   /* held while one whole message goes out on `iopub`, borrowed */
+  TkSigner *signer;          /* owned */
+  const char *session;       /* the kernel's session id, borrowed */
+  atomic_uint *counter;      /* shared msg_id counter, borrowed */
+  void *iopub;               /* the XPUB socket, shared by every sender, borrowed */
+  GMutex *iopub_lock;        /* held while one whole message goes out on `iopub`, borrowed */
+  TkIopubState *iopub_state; /* what the XPUB socket has told of subscribers, shared, borrowed */
 } TkSender;
+
+/* Whether a client subscribed to iopub yet (guarded by the iopub lock). */
+struct TkIopubState {
+  bool subscribed; /* a subscription arrived */
+  bool waited;     /* a wait for one ran out once: later requests do not wait */
+};
+
+/* Waits, at most `timeout_ms` and only until the first subscription, for a client's iopub
+ * subscription to reach the kernel (ZeroMQ's slow joiner: what is published before it is lost,
+ * and a client that asked kernel_info and then executes would wait forever for the idle it
+ * missed). Returns whether a client is subscribed. */
+bool tk_iopub_wait_subscriber(TkSender *sender, int timeout_ms);
 
 /* Build, sign and send one message on `socket` (ROUTER: `identities` route it; PUSH to
  * iopub: identities NULL, the topic is the msg_type). `content` is stolen. FALSE (logged) if

@@ -441,6 +441,37 @@ tk_send(TkSender *sender, void *socket, GPtrArray *identities, const char *msg_t
   return send_message(sender, socket, identities, NULL, msg_type, parent, content);
 }
 
+/* Reads the subscription messages waiting on the XPUB socket; true once one subscribed. */
+static bool
+drain_subscriptions(TkSender *sender, int timeout_ms)
+{
+  zmq_pollitem_t item = {.socket = sender->iopub, .events = ZMQ_POLLIN};
+  while (zmq_poll(&item, 1, sender->iopub_state->subscribed ? 0 : timeout_ms) > 0) {
+    zmq_msg_t msg;
+    zmq_msg_init(&msg);
+    if (zmq_msg_recv(&msg, sender->iopub, ZMQ_DONTWAIT) >= 0 && zmq_msg_size(&msg) > 0 &&
+        ((const unsigned char *)zmq_msg_data(&msg))[0] == 1)
+      sender->iopub_state->subscribed = true;
+    zmq_msg_close(&msg);
+    if (sender->iopub_state->subscribed)
+      timeout_ms = 0;
+  }
+  return sender->iopub_state->subscribed;
+}
+
+bool
+tk_iopub_wait_subscriber(TkSender *sender, int timeout_ms)
+{
+  g_mutex_lock(sender->iopub_lock);
+  TkIopubState *state = sender->iopub_state;
+  bool subscribed =
+      state->subscribed || drain_subscriptions(sender, state->waited ? 0 : timeout_ms);
+  if (!subscribed)
+    state->waited = true;
+  g_mutex_unlock(sender->iopub_lock);
+  return subscribed;
+}
+
 bool
 tk_publish(TkSender *sender, const char *msg_type, const TkMessage *parent, json_t *content)
 {

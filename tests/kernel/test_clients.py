@@ -85,13 +85,18 @@ class Clients(unittest.TestCase):
             proc = subprocess.Popen(["jupyter-console", "--kernel", "trellis-test",
                                      "--simple-prompt"], stdin=subprocess.PIPE, stdout=out,
                                     stderr=subprocess.STDOUT, text=True)
+            timed_out = False
             try:
-                proc.communicate("print('hi there')\n1+2+3\n", timeout=60)
+                proc.communicate("print('hi there')\n1+2+3\n", timeout=120)
+            except subprocess.TimeoutExpired:
+                timed_out = True
             finally:
                 proc.kill()
                 proc.wait()
                 out.seek(0)
                 text = out.read()
+            self.assertFalse(timed_out, "jupyter console still running after 120 s; it printed:\n"
+                             + text + "\nkernel logs:\n" + self.spec.read_logs())
             self.assertEqual(self.spec.kill_leftovers(), [], text)
         self.assertIn("hi there", text)
         self.assertIn("Out[2]: 6", text)

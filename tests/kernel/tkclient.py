@@ -229,6 +229,14 @@ class KernelSpecDir:
         os.environ["JUPYTER_PATH"] = self.dir
         os.environ.setdefault("TRELLIS_HISTORY_FILE", os.path.join(self.dir, "history.jsonl"))
 
+    def read_logs(self):
+        """Every kernel's stderr so far, for a failure message."""
+        texts = []
+        for name in sorted(os.listdir(self.log_dir)):
+            with open(os.path.join(self.log_dir, name), errors="replace") as f:
+                texts.append("%s:\n%s" % (name, f.read()))
+        return "\n".join(texts)
+
     def check_logs(self):
         for name in os.listdir(self.log_dir):
             with open(os.path.join(self.log_dir, name), errors="replace") as f:
