@@ -81,8 +81,9 @@ class Debugger:
         assert reply["session"] == self.disc["session"]
         return reply
 
-    def live(self, wait=0.2):
-        """Every live event received until `wait` s of silence, in order."""
+    def live(self, wait=0.2, until=None):
+        """Every live event received until `wait` s of silence, in order; with `until`, also
+        stops after the batch holding the first event for which until(event) is true."""
         out = []
         while self.sub.poll(int(wait * 1000)):
             topic, sig, body = self.sub.recv_multipart()
@@ -94,6 +95,8 @@ class Debugger:
             assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), "not consecutive"
             assert len(seqs) <= 1024
             out.extend(msg["events"])
+            if until and any(until(e) for e in msg["events"]):
+                break
         return out
 
     def wait_subscribed(self, kernel):
@@ -399,10 +402,13 @@ class Eager(DebugTestCase):
                 "    time.sleep(0.01)\n"
                 "f(1)\n"
                 "print(tf.config.functions_run_eagerly())\n")
+        d.wait_subscribed(self.k)
         msg_id = self.k.send(self.k.shell, "execute_request",
                              dict(code=code, silent=False, store_history=True,
                                   user_expressions={}, allow_stdin=False, stop_on_error=True))
-        time.sleep(0.5)
+        # Switch once the cell's loop is running on cache hits (tracing may take a while under
+        # the sanitizers).
+        d.live(20, until=lambda e: e.get("kind") == "call" and e.get("outcome") == "hit")
         t = time.time()
         self.assertEqual(d.request("set_eager", enabled=True)["status"], "ok")
         self.assertLess(time.time() - t, 1.0, "set_eager waited for the cell")
