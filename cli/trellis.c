@@ -19,6 +19,7 @@
  * notebook cell's or prompt unit's value is shown by sys.displayhook (its repr).
  */
 #include "tf.h"
+#include "tp-asan.h"
 #include "tp.h"
 #include "tr-report.h"
 

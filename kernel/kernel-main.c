@@ -1,6 +1,7 @@
 /* kernel-main.c — `trellis-kernel -f CONNECTION_FILE [--events FILE.jsonl]`: the Jupyter kernel
  * program, the protocol engine in front of embedded CPython (kernel-py-interp.c, over core/py). */
 #include "kernel-private.h"
+#include "tp-asan.h"
 
 #include <fcntl.h>
 #include <locale.h>

@@ -251,19 +251,6 @@ install_signals(bool handle, const struct sigaction *before)
  * the next, which made an eager Keras Conv2D half again as slow as the same graph. Freed memory
  * now stays in the heap for reuse (up to 256 MB at its top), as TensorFlow's own allocator keeps
  * it; only blocks above 32 MB (glibc's largest fixed threshold) are mapped apart. */
-#if defined(__SANITIZE_ADDRESS__)
-/* AddressSanitizer's defaults for programs that embed CPython (ASAN_OPTIONS still overrides):
- * allocations made under CPython get whole stacks (libpython has no frame pointers), so that
- * the suppressions in tools/lsan.supp can name the import that leaked. Only these programs pay
- * for the slower unwinding. */
-const char *__asan_default_options(void);
-__attribute__((used, visibility("default"))) const char *
-__asan_default_options(void)
-{
-  return "fast_unwind_on_malloc=0";
-}
-#endif
-
 static void
 keep_freed_memory(void)
 {

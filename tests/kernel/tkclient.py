@@ -113,6 +113,7 @@ class Kernel:
         return msg_id
 
     def recv(self, sock, timeout=10):
+        timeout *= SLOW
         if not sock.poll(int(timeout * 1000)):
             raise TimeoutError("no message within %s s" % timeout)
         frames = sock.recv_multipart()
@@ -125,7 +126,7 @@ class Kernel:
 
     def reply(self, sock, msg_id, timeout=10):
         """The reply to msg_id on sock (other replies are skipped)."""
-        deadline = time.time() + timeout
+        deadline = time.time() + timeout * SLOW
         while True:
             m = self.recv(sock, max(0.01, deadline - time.time()))
             if m["parent_header"].get("msg_id") == msg_id:
@@ -137,7 +138,7 @@ class Kernel:
     def iopub_until_idle(self, msg_id, timeout=10):
         """Every iopub message whose parent is msg_id, through its status idle."""
         out = []
-        deadline = time.time() + timeout
+        deadline = time.time() + timeout * SLOW
         while True:
             m = self.recv(self.iopub, max(0.01, deadline - time.time()))
             if m["parent_header"].get("msg_id") != msg_id:
@@ -156,7 +157,7 @@ class Kernel:
 
     def wait_ready(self, timeout=20):
         """kernel_info until the first reply (the SUB may join late: poll until iopub works)."""
-        deadline = time.time() + timeout
+        deadline = time.time() + timeout * SLOW
         while time.time() < deadline:
             msg_id = self.send(self.shell, "kernel_info_request")
             if self.shell.poll(200):
@@ -206,6 +207,19 @@ class Kernel:
         return text
 
 
+# Waits last this many times longer in a sanitizer build (TRELLIS_SANITIZED=1), where the
+# kernel runs several times slower and tests share two cores.
+SLOW = 4 if os.environ.get("TRELLIS_SANITIZED") == "1" else 1
+
+
+def _is_zombie(pid):
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
 class KernelSpecDir:
     """A temporary JUPYTER_PATH holding a kernelspec named `name` that starts the kernel under
     test with its stderr checked afterwards (see check_logs)."""
@@ -248,6 +262,12 @@ class KernelSpecDir:
         left = []
         for name in os.listdir(self.log_dir):
             pid = int(name[len("kernel-"):-len(".log")])
+            # A kernel told to shut down may still be exiting (slowly under the sanitizers,
+            # which check for leaks at exit): it gets a grace period first.
+            deadline = time.time() + 15
+            while time.time() < deadline and os.path.exists("/proc/%d" % pid) and \
+                    not _is_zombie(pid):
+                time.sleep(0.05)
             try:
                 with open("/proc/%d/cmdline" % pid, "rb") as f:
                     if kernel_binary().encode() not in f.read():
