@@ -8,6 +8,7 @@
  * kernel's --events file. The kernel list: discovery files of live and dead processes.
  */
 #include "td-client.h"
+#include "tp-asan.h"
 
 #include <glib/gstdio.h>
 #include <jansson.h>
