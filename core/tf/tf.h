@@ -56,12 +56,12 @@ void tf_module_print_warnings(PyObject *tf);
  * breakpoints, and reports its stops and continues through the module, which knows whether a
  * Function was tracing at the stop:
  *
- *   setBreakpoints {source.path, breakpoints[].line}  -> tf_module_set_breakpoints(tf, path, ...)
- *   the client disconnects (breakpoints gone)         -> tf_module_set_breakpoints(tf, NULL, NULL,
- * 0) debugpy's "stopped" {reason, description} and the top frame of the stopped thread's stackTrace
- * {source.path, line, name}              -> tf_module_emit_debugger_stopped(...) debugpy's
- * "continued" (or the debuggee running again after a step: continue, next, stepIn, stepOut; or a
- * disconnect while paused)             -> tf_module_emit_debugger_continued(tf)
+ *  - setBreakpoints {source.path, breakpoints[].line}: tf_module_set_breakpoints(tf, path, ...);
+ *  - the client disconnects (its breakpoints go): tf_module_set_breakpoints(tf, NULL, NULL, 0);
+ *  - debugpy's "stopped" {reason, description}, with the top frame of the stopped thread's
+ *    stackTrace {source.path, line, name}: tf_module_emit_debugger_stopped(...);
+ *  - debugpy's "continued", a continue/next/stepIn/stepOut request (DAP sends no "continued"
+ *    for those), or a disconnect while paused: tf_module_emit_debugger_continued(tf).
  *
  * All three need the GIL (the paused main thread waits inside debugpy with the GIL released,
  * so the control thread can take it with PyGILState_Ensure).
@@ -74,8 +74,8 @@ void tf_module_print_warnings(PyObject *tf);
  * change, the next cached call of each Function whose Python body (its first statement's line to
  * its last line, nested functions included) holds one of the lines emits breakpoint_bypassed
  * once; further cached calls stay silent until the breakpoints change again. Nothing is checked
- * on cached calls while no breakpoint was ever set. False with an exception set when out of
- * memory (nothing changed). */
+ * on cached calls while no breakpoint was ever set. False (a critical logged, nothing changed)
+ * only for a misuse: lines without a file. */
 bool tf_module_set_breakpoints(PyObject *tf, const char *filename, const int *lines, size_t n);
 /* Emit debugger_stopped: the kernel is paused. `reason`: the Debug Adapter Protocol's stopped
  * reason ("breakpoint", "step", "exception", "pause", ...); `filename` (a co_filename: events
