@@ -72,6 +72,23 @@ class Magics(IPythonTestCase):
         self.assertEqual(reply["status"], "error")
         self.assertEqual(reply["ename"], "UsageError")
 
+    def test_debug_post_mortem_over_stdin(self):
+        self.run_cell("def failing(x):\n    y = x * 2\n    return 1 / 0\nfailing(21)")
+        k = self.k
+        msg_id = k.send(k.shell, "execute_request", dict(
+            code="%debug", silent=False, store_history=True, user_expressions={},
+            allow_stdin=True, stop_on_error=True))
+        for answer in ("p y", "q"):
+            request = k.recv(k.stdin, 30)
+            self.assertEqual(request["msg_type"], "input_request")
+            self.assertEqual(request["content"]["prompt"], "ipdb> ")
+            k.send(k.stdin, "input_reply", dict(value=answer))
+        self.assertEqual(k.reply(k.shell, msg_id, 30)["content"]["status"], "ok")
+        text = "".join(m["content"]["text"] for m in k.iopub_until_idle(msg_id, 30)
+                       if m["msg_type"] == "stream")
+        self.assertIn("----> 3     return 1 / 0", plain(text))
+        self.assertIn("42\n", text)
+
     def test_top_level_await(self):
         reply, out = self.run_cell("import asyncio\nawait asyncio.sleep(0.01)\n'after await'")
         self.assertEqual(reply["status"], "ok", reply)
