@@ -11,23 +11,31 @@ to (runtime dir, data and config dirs, HOME, TMPDIR where jupyter_client puts th
 files, the history file, the working directory) is in the same temporary directory, removed at
 the end.
 
-test_kernel_info_request is deselected, saying why: it requires ipykernel's own version number.
+test_kernel_info_request is deselected, saying why: it requires ipykernel's own version numbering
+(implementation_version >= 2.1).
 Nothing else is left out here; the tests' own skips are theirs and pytest prints their reasons.
 
-In a sanitizer build (TRELLIS_SANITIZED=1) the kernelspec's "env" hands the kernel the
-sanitizer options this test was given (meson's test setup: ASan, UBSan, LSan with
-tools/lsan.supp) plus a log_path in the temporary directory, since the tests send the kernel's
-stderr into pytest's captured output, which is dropped for a passing test; a report found there
-fails the run.
+The tests send each kernel's stderr to pytest's stdout. pytest runs with --capture=tee-sys,
+which captures only what the tests print from Python, so the kernels' output reaches this
+script's stream as it happens, next to the test that caused it, and is never dropped with a
+passing test's captured output. Every line is scanned for sanitizer reports (tkclient's
+markers), and a report fails the run. In a sanitizer build (TRELLIS_SANITIZED=1) the
+kernelspec's "env" also names the sanitizer options this test was given (meson's test setup:
+ASan, UBSan, LSan with tools/lsan.supp), so the spec says how its kernel runs; jupyter_client
+passes its environment on as well.
 
 After pytest, no kernel whose connection file is in the temporary directory may still be
 running (after a grace period for a kernel still exiting); leftovers are killed and fail the
-run. jupyter_client starts kernels in sessions of their own, so a timeout that kills this test's
-process group would miss them: SIGTERM and SIGINT stop pytest and kill the kernels here. The exit status
-is non-zero if any test failed or errored, or on leftovers or sanitizer reports; pytest's
-summary line is printed again last.
+run. jupyter_client starts kernels in sessions of their own, so a timeout that kills this
+test's process group would miss them: SIGTERM and SIGINT stop pytest and kill them here. The
+exit status is non-zero if any test failed or errored, or on leftovers or sanitizer reports;
+pytest's summary line is printed again last.
 """
-import json, os, re, shutil, signal, subprocess, sys, tempfile, time
+import json, os, re, shutil, signal, subprocess, sys, tempfile, threading, time
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, here)
+from tkclient import SANITIZER_MARKERS  # noqa: E402
 
 TESTS_DIR = "/usr/lib/python3/dist-packages/ipykernel/tests"
 TEST_FILES = ["test_message_spec.py", "test_debugger.py"]
@@ -38,18 +46,16 @@ DESELECTED = {
 KERNEL_NAME = "trellis"
 SLOW = 4 if os.environ.get("TRELLIS_SANITIZED") == "1" else 1
 SANITIZER_VARS = ("ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS")
-here = os.path.dirname(os.path.abspath(__file__))
 
 
-def write_kernelspec(template, jupyter_path, kernel, sanitizer_log):
+def write_kernelspec(template, jupyter_path, kernel):
     with open(template) as f:
         spec = json.loads(f.read().replace("@KERNEL@", kernel))
     # pytest gets our directory on PYTHONPATH for the plugin; the kernel gets what we were given.
     env = {"PYTHONPATH": os.environ.get("PYTHONPATH", "")}
     if os.environ.get("TRELLIS_SANITIZED") == "1":
         for var in SANITIZER_VARS:
-            opts = os.environ.get(var, "")
-            env[var] = (opts + ":" if opts else "") + "log_path=" + sanitizer_log
+            env[var] = os.environ.get(var, "")
     spec["env"] = env
     spec_dir = os.path.join(jupyter_path, "kernels", KERNEL_NAME)
     os.makedirs(spec_dir)
@@ -96,24 +102,25 @@ def stop(signum, frame):
     raise Stopped(signal.Signals(signum).name)
 
 
-def run_pytest(args, env, cwd):
-    """Runs pytest, echoing its output; returns its exit status and its summary line."""
-    summary = None
-    proc = subprocess.Popen(args, env=env, cwd=cwd, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-    try:
-        for raw in proc.stdout:
+class Output(threading.Thread):
+    """Echoes pytest's output (and the kernels', which share the pipe) line by line, keeping
+    pytest's summary line and the lines that carry a sanitizer report. It ends when every
+    writer has closed the pipe: pytest and every kernel it started."""
+
+    def __init__(self, pipe):
+        super().__init__(daemon=True)
+        self.pipe, self.summary, self.sanitizer = pipe, None, []
+
+    def run(self):
+        for raw in self.pipe:
             line = raw.decode(errors="replace")
             sys.stdout.write(line)
             sys.stdout.flush()
             # pytest's last line: "==== 3 failed, 20 passed, 1 deselected in 12.3s ===="
             if re.match(r"^=+ .* in [0-9.]+s\b.*=+$", line):
-                summary = line.strip().strip("=").strip()
-        return proc.wait(), summary
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+                self.summary = line.strip().strip("=").strip()
+            if any(m in line for m in SANITIZER_MARKERS):
+                self.sanitizer.append(line.rstrip())
 
 
 def main():
@@ -123,11 +130,10 @@ def main():
     tmp = tempfile.mkdtemp(prefix="trellis-ipykernel-peer-")
     dirs = {name: os.path.join(tmp, name)
             for name in ("jupyter", "data", "config", "runtime", "home", "ipython", "tmp",
-                         "sanitizer", "work")}
+                         "work")}
     for d in dirs.values():
         os.makedirs(d, exist_ok=True)
-    sanitizer_log = os.path.join(dirs["sanitizer"], "kernel")
-    write_kernelspec(sys.argv[1], dirs["jupyter"], kernel, sanitizer_log)
+    write_kernelspec(sys.argv[1], dirs["jupyter"], kernel)
 
     env = dict(os.environ)
     env.update(
@@ -145,7 +151,8 @@ def main():
 
     # Node ids (and so --deselect) are relative to the rootdir, which is theirs.
     args = ["/usr/bin/python3", "-m", "pytest", "-p", "ipykernel_peer_plugin",
-            "-p", "no:cacheprovider", "--rootdir", TESTS_DIR, "-v", "-rfEs", "--tb=short"]
+            "-p", "no:cacheprovider", "--rootdir", TESTS_DIR, "--capture=tee-sys", "-v", "-rfEs",
+            "--tb=short"]
     for test, reason in DESELECTED.items():
         print("deselected: %s: %s" % (test, reason))
         args += ["--deselect", test]
@@ -154,25 +161,34 @@ def main():
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    rc, summary, failed = 1, None, True
+    rc, failed, proc, output = 1, True, None, None
     try:
-        rc, summary = run_pytest(args, env, dirs["work"])
+        proc = subprocess.Popen(args, env=env, cwd=dirs["work"], stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        output = Output(proc.stdout)
+        output.start()
+        rc = proc.wait()
         failed = rc != 0
         left = kill_leftovers(kernel, tmp, 15 * SLOW)
         if left:
             print("FAIL: kernel processes left running after pytest (killed): %s" % left)
             failed = True
-        for name in sorted(os.listdir(dirs["sanitizer"])):
-            with open(os.path.join(dirs["sanitizer"], name), errors="replace") as f:
-                print("FAIL: sanitizer report %s:\n%s" % (name, f.read()[-8000:]))
+        output.join(10)
+        if output.sanitizer:
+            print("FAIL: sanitizer reports in the kernels' output:\n  " +
+                  "\n  ".join(output.sanitizer))
             failed = True
     except Stopped as e:
         print("stopped by %s" % e)
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        if proc and proc.poll() is None:
+            proc.kill()
+            proc.wait()
         kill_leftovers(kernel, tmp, 0)
         shutil.rmtree(tmp, ignore_errors=True)
+    summary = output.summary if output else None
     print("ipykernel peer suite (pytest exit %d): %s" % (rc, summary or "no summary line"))
     sys.exit((rc or 1) if failed else 0)
 
