@@ -1,7 +1,10 @@
 """The ipykernel peer suite: ipykernel's own message-spec and debugger tests, as Debian installs
 them (python3-ipykernel, run by python3-pytest), run against trellis-kernel.
 
-  run-ipykernel-peer.py KERNEL_JSON_IN       (kernel: $TRELLIS_KERNEL)
+  run-ipykernel-peer.py KERNEL_JSON_IN [PYTEST_ARG...]      (kernel: $TRELLIS_KERNEL)
+
+Extra arguments go to pytest (e.g. -k test_execute while working on one feature); meson's
+test passes none.
 
 Nothing of ipykernel's is copied or edited. A temporary JUPYTER_PATH holds the kernelspec
 "trellis" made from the build's kernelspec/kernel.json.in with @KERNEL@ = $TRELLIS_KERNEL, and
@@ -124,8 +127,9 @@ class Output(threading.Thread):
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: run-ipykernel-peer.py KERNEL_JSON_IN  (kernel: $TRELLIS_KERNEL)")
+    if len(sys.argv) < 2:
+        sys.exit("usage: run-ipykernel-peer.py KERNEL_JSON_IN [PYTEST_ARG...]  "
+                 "(kernel: $TRELLIS_KERNEL)")
     kernel = os.path.abspath(os.environ["TRELLIS_KERNEL"])
     tmp = tempfile.mkdtemp(prefix="trellis-ipykernel-peer-")
     dirs = {name: os.path.join(tmp, name)
@@ -156,7 +160,7 @@ def main():
     for test, reason in DESELECTED.items():
         print("deselected: %s: %s" % (test, reason))
         args += ["--deselect", test]
-    args += [os.path.join(TESTS_DIR, f) for f in TEST_FILES]
+    args += sys.argv[2:] + [os.path.join(TESTS_DIR, f) for f in TEST_FILES]
     sys.stdout.flush()
 
     signal.signal(signal.SIGTERM, stop)
