@@ -524,6 +524,8 @@ py_use_events(void *self, TrEventBus *bus)
   g_clear_pointer(&tk->registry, tr_fn_registry_unref);
   tk->registry = tr_fn_registry_ref(tf_module_get_registry(tf));
   g_mutex_unlock(&tk->lock);
+  /* The engine's last use of Python before it serves requests: IPython may load now. */
+  Py_XDECREF(call_helper(tk, "start_loading", "()"));
   PyGILState_Release(gil);
 }
 

@@ -10,9 +10,9 @@ magics, `!cmd`, `obj?`, the display formatter (every `_repr_*_`, `_repr_mimebund
 shell's display hook (Out[N]) in _result, its display publisher in _display / _clear_output,
 its tracebacks in _error, its payloads (pager, set_next_input, ask_exit) in _payload.
 
-IPython takes longer to import than the whole kernel takes to start, so install() only starts
-a thread that imports it: the kernel answers kernel_info at once, and the first request that
-needs the shell waits for the import (shell()). stdout and stderr are core/py's writers into
+IPython takes longer to import than the whole kernel takes to start, so start_loading() only
+starts a thread that imports it: the kernel answers kernel_info at once, and the first request
+that needs the shell waits for the import (shell()). stdout and stderr are core/py's writers into
 the cell's stream messages; the user's namespace is __main__, which core/tf's events and
 AutoGraph also see.
 
@@ -334,18 +334,23 @@ def is_complete(code):
 # ---- start-up ------------------------------------------------------------------------------
 
 
-def install():
-    """Starts loading IPython and puts the notebook's builtins in place (at start)."""
+def start_loading():
+    """Starts importing IPython on the loader thread (once the kernel's start-up no longer needs
+    the GIL: the thread holds it most of the time)."""
     global _loader
+    if _loader is None and _shell is None:
+        _loader = threading.Thread(target=_load, name="trellis-ipython-loader", daemon=True)
+        _loader.start()
+
+
+def install():
+    """Puts the notebook's builtins in place (at start)."""
     builtins.input = input
     builtins.help = help
     import getpass as getpass_module
     getpass_module.getpass = getpass
     # Matplotlib's figures come out inline (as image/png) unless the user chose a backend.
     os.environ.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")
-    if _loader is None and _shell is None:
-        _loader = threading.Thread(target=_load, name="trellis-ipython-loader", daemon=True)
-        _loader.start()
 
 
 def reset():
