@@ -539,13 +539,98 @@ py_set_eager(void *self, bool on)
   g_mutex_unlock(&tk->lock);
 }
 
-/* The debug protocol's Python side: py/debugger.py's handle(command, arguments_json). */
+/* Whether a frame's file is the debugger's own (pydevd's, debugpy's) or the thread machinery
+ * under it: not where the user's program stopped. */
+static bool
+debugger_file(const char *file)
+{
+  static const char *const parts[] = {"/debugpy/", "/_pydevd", "/pydevd", "/pydev_",
+                                      "threading.py"};
+  for (size_t i = 0; i < G_N_ELEMENTS(parts); i++)
+    if (strstr(file, parts[i]))
+      return true;
+  return false;
+}
+
+/* "tf_stopped" {reason, description}: the main thread stopped in the debugger; emits
+ * debugger_stopped at its innermost frame of the user's code (the stopped thread's stack,
+ * read here rather than asked of debugpy). Returns true, or false with an exception set. */
+static bool
+debug_stopped(TkPy *tk, json_t *arguments)
+{
+  const char *reason = json_string_value(json_object_get(arguments, "reason"));
+  const char *description = json_string_value(json_object_get(arguments, "description"));
+  PyObject *frames = _PyThread_CurrentFrames(); /* owned: thread id -> innermost frame */
+  if (!frames)
+    return false;
+  PyObject *key = PyLong_FromUnsignedLong(tk->main->thread_id); /* owned */
+  PyFrameObject *frame = key ? (PyFrameObject *)PyDict_GetItemWithError(frames, key) : NULL;
+  Py_XDECREF(key);
+  const char *file = NULL, *function = NULL;
+  int line = 0;
+  PyCodeObject *code = NULL; /* owned, keeps `file` and `function` alive */
+  for (Py_XINCREF(frame); frame;) {
+    code = PyFrame_GetCode(frame);
+    const char *f = PyUnicode_AsUTF8(code->co_filename);
+    if (f && !debugger_file(f)) {
+      file = f;
+      function = PyUnicode_AsUTF8(code->co_name);
+      line = PyFrame_GetLineNumber(frame);
+      Py_DECREF(frame);
+      break;
+    }
+    Py_CLEAR(code);
+    PyFrameObject *back = PyFrame_GetBack(frame); /* owned */
+    Py_DECREF(frame);
+    frame = back;
+  }
+  PyErr_Clear(); /* a name that is not UTF-8 is left out */
+  tf_module_emit_debugger_stopped(tp_interp_tf(tk->tp), reason, file, line, function, description);
+  Py_XDECREF(code);
+  Py_DECREF(frames);
+  return true;
+}
+
+/* "tf_breakpoints" {path, lines: [int]}: the breakpoints of one file, for tf's cached calls
+ * (tf_module_set_breakpoints); no path: every file's are gone. */
+static bool
+debug_breakpoints(TkPy *tk, json_t *arguments)
+{
+  const char *path = json_string_value(json_object_get(arguments, "path"));
+  json_t *lines = json_object_get(arguments, "lines");
+  size_t n = path && json_is_array(lines) ? json_array_size(lines) : 0;
+  g_autofree int *values = g_new0(int, n + 1);
+  for (size_t i = 0; i < n; i++)
+    values[i] = (int)json_integer_value(json_array_get(lines, i));
+  tf_module_set_breakpoints(tp_interp_tf(tk->tp), path, values, n);
+  return true;
+}
+
+/* The debug protocol's Python side: py/debugger.py's handle(command, arguments_json), and the
+ * commands that reach core/tf (tf_stopped, tf_continued, tf_breakpoints: see tf.h). */
 static json_t *
 py_debug(void *self, const char *command, json_t *arguments, char **message)
 {
   TkPy *tk = self;
   g_autofree char *text = json_dumps(arguments, JSON_COMPACT | JSON_ENCODE_ANY);
   PyGILState_STATE gil = PyGILState_Ensure();
+  if (g_str_has_prefix(command, "tf_")) {
+    bool ok = false;
+    if (strcmp(command, "tf_stopped") == 0)
+      ok = debug_stopped(tk, arguments);
+    else if (strcmp(command, "tf_continued") == 0)
+      ok = (tf_module_emit_debugger_continued(tp_interp_tf(tk->tp)), true);
+    else if (strcmp(command, "tf_breakpoints") == 0)
+      ok = debug_breakpoints(tk, arguments);
+    else
+      *message = g_strdup_printf("no such command: %s", command);
+    if (!ok && !*message) {
+      g_autoptr(TpException) exc = tp_exception_fetch();
+      *message = g_strdup_printf("%s: %s", exc ? exc->name : "?", exc ? exc->message : "?");
+    }
+    PyGILState_Release(gil);
+    return ok ? json_null() : NULL;
+  }
   if (!tk->debugger)
     tk->debugger = embedded_module("_trellis_debugger", tk_debugger_source);
   PyObject *r = tk->debugger
