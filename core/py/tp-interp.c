@@ -97,7 +97,11 @@ drop_stale_interrupts(void)
 {
   tf_interrupt_clear();
   (void)PyOS_InterruptOccurred(); /* clears a tripped SIGINT (main thread only) */
-  PyThreadState_SetAsyncExc(PyThread_get_thread_ident(), NULL);
+  /* Only when one is pending: in CPython 3.11 SetAsyncExc(id, NULL) raises the interpreter's
+   * "async exception pending" flag, which only a delivered exception lowers, so the eval loop
+   * would take its slow path forever, and a traced thread (debugpy's) loops at a call. */
+  if (PyThreadState_Get()->async_exc)
+    PyThreadState_SetAsyncExc(PyThread_get_thread_ident(), NULL);
 }
 
 /* ---- start-up ------------------------------------------------------------------------------ */
