@@ -7,8 +7,8 @@
  * A TkInterp is a struct of function pointers plus the interpreter's own state (`self`);
  * kernel-py-interp.c puts embedded CPython (core/py) behind it.
  *
- * Threading. Every function except `interrupt` and `set_eager` is called on the kernel's main
- * thread, one at a time. `interrupt` may be called at any moment from the control thread
+ * Threading. Every function except `interrupt`, `set_eager` and `debug` is called on the
+ * kernel's main thread, one at a time. `interrupt` may be called at any moment from the control thread
  * (message-mode interrupts) or from a SIGINT handler on the main thread (signal-mode interrupts),
  * so it must be async-signal-safe: set an atomic flag and nothing else. The engine forwards an
  * interrupt only while `execute` or `evaluate` is running, so an interrupt that arrives between
@@ -132,6 +132,11 @@ typedef struct {
   /* tf.config.run_functions_eagerly(on) in the running session. Thread-safe: called from the
    * debug thread, also while a cell runs or a reset happens. May be NULL. */
   void (*set_eager)(void *self, bool on);
+  /* The debug protocol's requests that need the interpreter (kernel-dap.c): `command` with
+   * its `arguments` (a JSON object, borrowed). Returns the result (a JSON value, transfer full),
+   * or NULL with `*message` (transfer full) saying why it failed. Called on the control thread,
+   * also while a cell runs or is stopped at a breakpoint. May be NULL. */
+  json_t *(*debug)(void *self, const char *command, json_t *arguments, char **message);
   /* Free `self`. */
   void (*free)(void *self);
 } TkInterp;

@@ -19,6 +19,7 @@
  * engine's SIGINT handler and control thread call `interrupt`; the debug thread calls
  * `set_eager`, which touches only the tf registry (thread-safe) under `lock`, never Python.
  */
+#include "debugger-py.h"
 #include "kernel-interp.h"
 #include "notebook-py.h"
 #include "tf.h"
@@ -35,6 +36,8 @@ typedef struct {
   char *banner;
   GMutex lock;            /* guards `registry` (set_eager runs on the debug thread) */
   TrFnRegistry *registry; /* the tf module's Functions and eager switch (owned reference) */
+  PyThreadState *main;    /* the main thread's state while it does not hold the GIL */
+  PyObject *debugger;     /* the _trellis_debugger module (owned), made on first use */
 } TkPy;
 
 /* ---- streams -------------------------------------------------------------------------- */
@@ -317,6 +320,7 @@ static TkExecStatus
 py_execute(void *self, const TkCell *cell, const TkCellIO *io)
 {
   TkPy *tk = self;
+  PyGILState_STATE gil = PyGILState_Ensure();
   tk->io = io;
   g_autofree char *filename = g_strdup_printf("<cell %d>", cell->execution_count);
   tp_cell_begin(tk->tp, cell->execution_count, cell->code, -1);
@@ -334,6 +338,7 @@ py_execute(void *self, const TkCell *cell, const TkCellIO *io)
   flush_streams(tk);
   tp_cell_end(tk->tp, ok);
   tk->io = NULL;
+  PyGILState_Release(gil);
   return ok ? TK_EXEC_OK : TK_EXEC_ERROR;
 }
 
@@ -341,6 +346,7 @@ static json_t *
 py_evaluate(void *self, const char *expression, char **ename, char **evalue)
 {
   TkPy *tk = self;
+  PyGILState_STATE gil = PyGILState_Ensure();
   const TkCellIO *saved = tk->io;
   tk->io = NULL; /* must not print */
   json_t *bundle = NULL;
@@ -357,6 +363,7 @@ py_evaluate(void *self, const char *expression, char **ename, char **evalue)
   g_string_truncate(tk->pending[TK_STREAM_STDOUT], 0);
   g_string_truncate(tk->pending[TK_STREAM_STDERR], 0);
   tk->io = saved;
+  PyGILState_Release(gil);
   return bundle;
 }
 
@@ -364,6 +371,7 @@ static void
 py_complete(void *self, const char *code, size_t cursor, TkCompletion *out)
 {
   TkPy *tk = self;
+  PyGILState_STATE gil = PyGILState_Ensure();
   out->start = out->end = cursor;
   PyObject *r = call_helper(tk, "complete", "(sn)", code, (Py_ssize_t)cursor); /* owned */
   PyObject *matches;
@@ -371,6 +379,7 @@ py_complete(void *self, const char *code, size_t cursor, TkCompletion *out)
   if (!r || !PyArg_ParseTuple(r, "O!nn", &PyList_Type, &matches, &start, &end)) {
     PyErr_Clear();
     Py_XDECREF(r);
+    PyGILState_Release(gil);
     return;
   }
   for (Py_ssize_t i = 0; i < PyList_GET_SIZE(matches); i++) {
@@ -383,12 +392,14 @@ py_complete(void *self, const char *code, size_t cursor, TkCompletion *out)
   out->start = (size_t)start;
   out->end = (size_t)end;
   Py_DECREF(r);
+  PyGILState_Release(gil);
 }
 
 static json_t *
 py_inspect(void *self, const char *code, size_t cursor, int detail_level)
 {
   TkPy *tk = self;
+  PyGILState_STATE gil = PyGILState_Ensure();
   PyObject *r = call_helper(tk, "inspect_at", "(sni)", code, (Py_ssize_t)cursor, detail_level);
   json_t *bundle = NULL;
   if (r && PyUnicode_Check(r)) {
@@ -401,6 +412,7 @@ py_inspect(void *self, const char *code, size_t cursor, int detail_level)
   }
   PyErr_Clear();
   Py_XDECREF(r);
+  PyGILState_Release(gil);
   return bundle;
 }
 
@@ -408,6 +420,7 @@ static TkCompleteness
 py_is_complete(void *self, const char *code, char **indent)
 {
   TkPy *tk = self;
+  PyGILState_STATE gil = PyGILState_Ensure();
   PyObject *r = call_helper(tk, "is_complete", "(s)", code); /* owned */
   const char *status, *next_indent;
   TkCompleteness c = TK_UNKNOWN;
@@ -423,6 +436,7 @@ py_is_complete(void *self, const char *code, char **indent)
   }
   PyErr_Clear();
   Py_XDECREF(r);
+  PyGILState_Release(gil);
   return c;
 }
 
@@ -436,14 +450,17 @@ static void
 py_reset(void *self)
 {
   TkPy *tk = self;
+  PyGILState_STATE gil = PyGILState_Ensure();
   /* run_functions_eagerly is the process's setting in TensorFlow: the registry keeps it. */
   Py_XDECREF(call_helper(tk, "reset", "()"));
+  PyGILState_Release(gil);
 }
 
 static void
 py_use_events(void *self, TrEventBus *bus)
 {
   TkPy *tk = self;
+  PyGILState_STATE gil = PyGILState_Ensure();
   PyObject *tf = tp_interp_tf(tk->tp);
   if (!tf_module_use_event_bus(tf, bus))
     g_warning("trellis-kernel: the session used tf before the kernel's event bus was set");
@@ -452,6 +469,7 @@ py_use_events(void *self, TrEventBus *bus)
   g_clear_pointer(&tk->registry, tr_fn_registry_unref);
   tk->registry = tr_fn_registry_ref(tf_module_get_registry(tf));
   g_mutex_unlock(&tk->lock);
+  PyGILState_Release(gil);
 }
 
 static void
@@ -464,10 +482,64 @@ py_set_eager(void *self, bool on)
   g_mutex_unlock(&tk->lock);
 }
 
+/* py/debugger.py run in a new module `name`, registered in sys.modules. New reference, or
+ * NULL with an exception set. */
+static PyObject *
+embedded_module(const char *name, const char *source)
+{
+  PyObject *module = PyModule_New(name); /* owned */
+  if (!module)
+    return NULL;
+  PyObject *dict = PyModule_GetDict(module); /* borrowed */
+  g_autofree char *filename = g_strdup_printf("<%s>", name);
+  PyObject *code = Py_CompileString(source, filename, Py_file_input); /* owned */
+  PyObject *ran = NULL;
+  if (code && PyDict_SetItemString(dict, "__builtins__", PyEval_GetBuiltins()) == 0 &&
+      PyDict_SetItemString(PyImport_GetModuleDict(), name, module) == 0)
+    ran = PyEval_EvalCode(code, dict, dict);
+  Py_XDECREF(code);
+  if (!ran) {
+    PyObject *type, *value, *traceback; /* owned */
+    PyErr_Fetch(&type, &value, &traceback);
+    if (PyDict_DelItemString(PyImport_GetModuleDict(), name) < 0)
+      PyErr_Clear();
+    PyErr_Restore(type, value, traceback);
+    Py_DECREF(module);
+    return NULL;
+  }
+  Py_DECREF(ran);
+  return module;
+}
+
+/* The debug protocol's Python side: py/debugger.py's handle(command, arguments_json). */
+static json_t *
+py_debug(void *self, const char *command, json_t *arguments, char **message)
+{
+  TkPy *tk = self;
+  g_autofree char *text = json_dumps(arguments, JSON_COMPACT | JSON_ENCODE_ANY);
+  PyGILState_STATE gil = PyGILState_Ensure();
+  if (!tk->debugger)
+    tk->debugger = embedded_module("_trellis_debugger", tk_debugger_source);
+  PyObject *r = tk->debugger
+                    ? PyObject_CallMethod(tk->debugger, "handle", "ss", command, text ? text : "{}")
+                    : NULL; /* owned */
+  json_t *result = r ? parse_json(r) : NULL;
+  Py_XDECREF(r);
+  if (!result) {
+    g_autoptr(TpException) exc = tp_exception_fetch();
+    *message =
+        exc ? g_strdup_printf("%s: %s", exc->name, exc->message) : g_strdup("the debugger failed");
+  }
+  PyGILState_Release(gil);
+  return result;
+}
+
 static void
 py_free(void *self)
 {
   TkPy *tk = self;
+  PyEval_RestoreThread(tk->main);
+  Py_CLEAR(tk->debugger);
   Py_CLEAR(tk->helpers);
   tp_interp_free(tk->tp);
   g_mutex_lock(&tk->lock);
@@ -501,6 +573,12 @@ tk_py_interp_init(TkInterp *interp, GError **error)
     return FALSE;
   }
   Py_DECREF(installed);
+  /* threading names its main thread after the thread that imports it first: that must be
+   * this one, not the control thread (pydevd debugs only while the main thread is alive). */
+  PyObject *threading = PyImport_ImportModule("threading"); /* owned */
+  if (!threading)
+    PyErr_Clear();
+  Py_XDECREF(threading);
   g_mutex_init(&tk->lock);
   tk->registry = tr_fn_registry_ref(tf_module_get_registry(tp_interp_tf(tk->tp)));
   tk->pending[0] = g_string_new(NULL);
@@ -523,8 +601,10 @@ tk_py_interp_init(TkInterp *interp, GError **error)
       .reset = py_reset,
       .use_events = py_use_events,
       .set_eager = py_set_eager,
+      .debug = py_debug,
       .free = py_free,
   };
+  tk->main = PyEval_SaveThread(); /* between requests no thread holds the GIL */
   g_steal_pointer(&tk);
   return TRUE;
 }

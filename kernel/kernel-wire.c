@@ -291,6 +291,14 @@ free_zmq_msg(gpointer data)
 GPtrArray *
 tk_recv_frames(void *socket, int flags)
 {
+  return tk_recv_frames_fd(socket, flags, NULL);
+}
+
+GPtrArray *
+tk_recv_frames_fd(void *socket, int flags, int *fd)
+{
+  if (fd)
+    *fd = -1;
   /* Enough for the most ids and buffers accepted, plus one so that parsing sees "too many". */
   const guint cap = TK_MAX_IDENTITIES + 6 + TK_MAX_BUFFERS + 1;
   GPtrArray *frames = g_ptr_array_new_with_free_func((GDestroyNotify)g_bytes_unref);
@@ -307,6 +315,8 @@ tk_recv_frames(void *socket, int flags)
       return NULL;
     }
     bool more = zmq_msg_more(part);
+    if (fd && frames->len == 0)
+      *fd = zmq_msg_get(part, ZMQ_SRCFD); /* -1 when ZeroMQ cannot tell */
     if (frames->len < cap)
       g_ptr_array_add(frames, g_bytes_new_with_free_func(zmq_msg_data(part), zmq_msg_size(part),
                                                          free_zmq_msg, part));
