@@ -264,6 +264,7 @@ forward(TkDap *dap, const Request *req, json_t *request, int timeout_s)
   if (!resp)
     return failure(dap, req->seq, req->command, "%s: %s", req->command, why);
   json_object_set_new(resp, "request_seq", json_integer(req->seq));
+  json_object_set_new(resp, "command", tk_json_string(req->command, -1)); /* copyToGlobals' */
   return resp;
 }
 
@@ -899,7 +900,7 @@ static const DapRow dap_table[] = {
     {"dumpCell", dap_dump_cell, true},
     {"setBreakpoints", dap_set_breakpoints, true},
     {"stackTrace", dap_stack_trace, true},
-    {"variables", dap_variables, true},
+    {"variables", dap_variables, false},
     {"copyToGlobals", dap_copy_to_globals, true},
     {"source", dap_source, true},
 };
