@@ -24,18 +24,18 @@ tk_murmur2(const void *data, size_t len, uint32_t seed)
     h = h * MURMUR_M ^ k;
   }
   switch (len) {
-  case 3:
-    h ^= (uint32_t)p[2] << 16;
-    /* fall through */
-  case 2:
-    h ^= (uint32_t)p[1] << 8;
-    /* fall through */
-  case 1:
-    h ^= p[0];
-    h *= MURMUR_M;
-    break;
-  default:
-    break;
+    case 3:
+      h ^= (uint32_t)p[2] << 16;
+      /* fall through */
+    case 2:
+      h ^= (uint32_t)p[1] << 8;
+      /* fall through */
+    case 1:
+      h ^= p[0];
+      h *= MURMUR_M;
+      break;
+    default:
+      break;
   }
   h ^= h >> 13;
   h *= MURMUR_M;
@@ -49,8 +49,8 @@ tk_cell_dir(void)
   static gsize made;
   static char *dir;
   if (g_once_init_enter(&made)) {
-    dir = g_strdup_printf("%s%strellis_%ld%s", g_get_tmp_dir(), G_DIR_SEPARATOR_S,
-                          (long)getpid(), G_DIR_SEPARATOR_S);
+    dir = g_strdup_printf("%s%strellis_%ld%s", g_get_tmp_dir(), G_DIR_SEPARATOR_S, (long)getpid(),
+                          G_DIR_SEPARATOR_S);
     g_once_init_leave(&made, 1);
   }
   return dir;

@@ -241,6 +241,7 @@ typedef struct {
   char *ename, *evalue; /* the error that ended the cell, owned */
   json_t *traceback;    /* its lines, owned */
   char *result_text;    /* text/plain of Out[n], for the history, owned */
+  bool exit;            /* exit() or quit(): stop the kernel after the reply */
 } Cell;
 
 static void
@@ -271,13 +272,13 @@ metadata_or_empty(json_t *metadata)
 }
 
 static void
-cell_display(void *data, json_t *bundle, json_t *metadata)
+cell_display(void *data, json_t *bundle, json_t *metadata, json_t *transient, bool update)
 {
   Cell *cell = data;
   g_return_if_fail(json_is_object(bundle));
-  cell_publish(cell, "display_data",
-               json_pack("{s:O, s:o, s:{}}", "data", bundle, "metadata",
-                         metadata_or_empty(metadata), "transient"));
+  cell_publish(cell, update ? "update_display_data" : "display_data",
+               json_pack("{s:O, s:o, s:o}", "data", bundle, "metadata", metadata_or_empty(metadata),
+                         "transient", metadata_or_empty(transient)));
 }
 
 static void
@@ -320,12 +321,14 @@ cell_error(void *data, const char *ename, const char *evalue, const char *const 
 }
 
 static void
-cell_page(void *data, json_t *bundle)
+cell_payload(void *data, json_t *payload)
 {
   Cell *cell = data;
-  g_return_if_fail(json_is_object(bundle));
-  json_array_append_new(cell->payload,
-                        json_pack("{s:s, s:O, s:i}", "source", "page", "data", bundle, "start", 0));
+  g_return_if_fail(json_is_object(payload));
+  json_array_append(cell->payload, payload);
+  if (g_strcmp0(json_string_value(json_object_get(payload, "source")), "ask_exit") == 0 &&
+      !json_is_true(json_object_get(payload, "keepkernel")))
+    cell->exit = true;
 }
 
 /* Drop whatever waits on stdin: a stale input_reply must not answer a new prompt. */
@@ -440,7 +443,7 @@ tk_kernel_execute(TkContext *ctx, const TkMessage *request, const TkExecRequest 
       .result = cell_result,
       .clear_output = cell_clear_output,
       .error = cell_error,
-      .page = cell_page,
+      .payload = cell_payload,
       .input = cell_input,
   };
   atomic_store(&k->interrupted, false);
@@ -477,6 +480,8 @@ tk_kernel_execute(TkContext *ctx, const TkMessage *request, const TkExecRequest 
 
   if (run.cell.store_history)
     tk_history_add(k->history, run.cell.execution_count, run.cell.code, cell.result_text);
+  if (cell.exit)
+    tk_kernel_request_stop(ctx); /* exit(): as a shutdown_request, after its reply */
   g_free(cell.ename);
   g_free(cell.evalue);
   json_decref(cell.traceback);

@@ -191,17 +191,21 @@ handle_complete(TkContext *ctx, const TkMessage *request)
     return;
   TkInterp *interp = tk_kernel_interp(ctx->kernel);
   size_t at = tk_cursor_to_byte(code, cursor);
-  TkCompletion out = {g_ptr_array_new_with_free_func(g_free), at, at};
+  TkCompletion out = {g_ptr_array_new_with_free_func(g_free), at, at, NULL};
   interp->complete(interp->self, code, at, &out);
   json_t *matches = json_array();
   for (guint i = 0; i < out.matches->len; i++)
     json_array_append_new(matches, tk_json_string(out.matches->pdata[i], -1));
   g_ptr_array_unref(out.matches);
+  /* Jupyter's (provisional) completion types: JupyterLab shows them beside the matches. */
+  json_t *metadata = json_object();
+  if (out.types)
+    json_object_set_new(metadata, "_jupyter_types_experimental", out.types);
   tk_reply(ctx, request,
-           json_pack("{s:s, s:o, s:I, s:I, s:{}}", "status", "ok", "matches", matches,
+           json_pack("{s:s, s:o, s:I, s:I, s:o}", "status", "ok", "matches", matches,
                      "cursor_start", (json_int_t)tk_byte_to_cursor(code, MIN(out.start, at)),
                      "cursor_end", (json_int_t)tk_byte_to_cursor(code, MAX(out.end, out.start)),
-                     "metadata"));
+                     "metadata", metadata));
 }
 
 static void

@@ -8,13 +8,13 @@
  * kernel-py-interp.c puts embedded CPython (core/py) behind it.
  *
  * Threading. Every function except `interrupt`, `set_eager` and `debug` is called on the
- * kernel's main thread, one at a time. `interrupt` may be called at any moment from the control thread
- * (message-mode interrupts) or from a SIGINT handler on the main thread (signal-mode interrupts),
- * so it must be async-signal-safe: set an atomic flag and nothing else. The engine forwards an
- * interrupt only while `execute` or `evaluate` is running, so an interrupt that arrives between
- * cells is dropped. `execute` and `evaluate` clear the flag when they start: one that raced with
- * the end of the previous cell is stale and must not interrupt the next. A running cell checks the
- * flag at loop back-edges, calls and blocking waits and raises KeyboardInterrupt.
+ * kernel's main thread, one at a time. `interrupt` may be called at any moment from the control
+ * thread (message-mode interrupts) or from a SIGINT handler on the main thread (signal-mode
+ * interrupts), so it must be async-signal-safe: set an atomic flag and nothing else. The engine
+ * forwards an interrupt only while `execute` or `evaluate` is running, so an interrupt that arrives
+ * between cells is dropped. `execute` and `evaluate` clear the flag when they start: one that raced
+ * with the end of the previous cell is stale and must not interrupt the next. A running cell checks
+ * the flag at loop back-edges, calls and blocking waits and raises KeyboardInterrupt.
  *
  * Positions. Code is UTF-8; every cursor and offset in this interface is a byte offset into
  * that code. The engine converts Jupyter's code-point cursors both ways.
@@ -64,18 +64,22 @@ typedef struct {
   void *ctx;
   /* print() and friends: `len` bytes of UTF-8 text (need not end in a newline). */
   void (*stream)(void *ctx, TkStream stream, const char *text, size_t len);
-  /* display(obj): a MIME bundle {"text/plain": "...", ...} and its metadata (may be NULL). */
-  void (*display)(void *ctx, json_t *data, json_t *metadata);
+  /* display(obj): a MIME bundle {"text/plain": "...", ...}, its metadata and transient data
+   * ({"display_id": ...}; both may be NULL). `update`: an update_display_data of the output
+   * shown earlier with the same display_id. */
+  void (*display)(void *ctx, json_t *data, json_t *metadata, json_t *transient, bool update);
   /* The value of the cell's last expression (Out[n]). */
   void (*result)(void *ctx, json_t *data, json_t *metadata);
   /* clear_output(wait): clear the cell's output, now or when the next output arrives. */
   void (*clear_output)(void *ctx, bool wait);
-  /* The exception that ends the cell: class name, str(exception) and traceback lines (each may
-   * contain newlines and ANSI colours). Called at most once, before execute returns ERROR. */
+  /* An exception's traceback: class name, str(exception) and traceback lines (each may
+   * contain newlines and ANSI colours). The last one reported before execute returns ERROR is
+   * the cell's error (a broken _repr_html_ reports one and the cell still succeeds). */
   void (*error)(void *ctx, const char *ename, const char *evalue, const char *const *traceback,
                 size_t n_traceback);
-  /* `obj?` and help(obj): a MIME bundle for the frontend's pager (the "page" payload). */
-  void (*page)(void *ctx, json_t *data);
+  /* An execute_reply payload: {"source": "page" | "set_next_input" | "ask_exit", ...}. An
+   * ask_exit payload without keepkernel also stops the kernel once the reply is sent. */
+  void (*payload)(void *ctx, json_t *payload);
   /* input(prompt) / getpass(prompt): asks the frontend over stdin and blocks until the answer.
    * Returns the line (transfer full, without its newline), or NULL with `error` set to a
    * Python exception name and message: "KeyboardInterrupt" when interrupted while waiting,
@@ -96,6 +100,9 @@ typedef struct {
   GPtrArray *matches; /* char*, owned (g_free); in display order, no duplicates */
   size_t start;       /* byte offset of the replaced text */
   size_t end;         /* byte offset just after it (usually the cursor) */
+  json_t *types;      /* NULL, or each match's {start, end, text, type, signature} with
+                       * code-point offsets: the reply's metadata._jupyter_types_experimental
+                       * (owned by the engine once set) */
 } TkCompletion;
 
 /* An interpreter: its state and its operations. The engine owns it and calls `free` last. */

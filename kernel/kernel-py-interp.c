@@ -1,26 +1,31 @@
 /* kernel-py-interp.c — embedded CPython (core/py) behind the kernel's interface.
  *
- * The kernel process has one Python interpreter (tp_interp_new, with the `tensorflow` module)
- * and every cell runs in its __main__ as "<cell N>" (N the execution count) through tp_run:
- * the source goes to linecache, so tracebacks quote it, and the value of a trailing expression
- * comes back through core/py's display callback as Out[N]. While a cell runs, `io` is the
- * engine's TkCellIO; outside a cell (user_expressions, completion, inspection) it is NULL and
+ * The kernel process has one Python interpreter (tp_interp_new, with the `tensorflow` module).
+ * Cells run through IPython's InteractiveShell, made by py/notebook.py in the built-in module
+ * `_trellis_kernel`: magics, the display formatter, coloured tracebacks, completion and
+ * inspection are IPython's, as in any Jupyter kernel for Python. The shell's outputs come back
+ * through the C functions of `_trellis_kernel` below, which reach the engine's TkCellIO while a
+ * cell runs (`io`); outside a cell (user_expressions, completion, inspection) `io` is NULL and
  * every output is dropped. Each execute is one cell of the tf event stream (tp_cell_begin/_end).
+ * Cells are compiled under their debugger path (kernel-cellfile.h), which tf's events call
+ * "<cell N>" (tf_module_name_file).
  *
  * Stream text is gathered here, per stream, and handed to io->stream at each newline and before
- * any other output (display, result, error, pager, input prompt), so that print('x') is one
- * stream message and the outputs keep their order. Python-side conveniences (MIME bundles,
- * display/clear_output/help/input/getpass builtins, `obj?`, completion, inspection and
- * is_complete) are in py/notebook.py, run in the built-in module `_trellis_kernel` whose C
- * functions below reach `io`.
+ * any other output (display, result, error, payload, input prompt), so that print('x') is one
+ * stream message and the outputs keep their order.
  *
- * Threading. The main thread holds the GIL from tk_py_interp_init to `free`: cells run there,
- * and CPython delivers KeyboardInterrupt (tp_interrupt, async-signal-safe) only there. The
- * engine's SIGINT handler and control thread call `interrupt`; the debug thread calls
- * `set_eager`, which touches only the tf registry (thread-safe) under `lock`, never Python.
+ * Threading. Cells run on the main thread, where CPython delivers KeyboardInterrupt
+ * (tp_interrupt, async-signal-safe). Every entry point the engine calls takes the GIL for its
+ * own duration (PyGILState_Ensure) and gives it back: between requests no thread holds it, so
+ * Python threads (the IPython loader, debugpy's) run while the kernel waits, and the control
+ * thread reaches Python (the debug protocol's `debug`) while a cell runs or stops at a
+ * breakpoint. The engine's SIGINT handler and control thread call `interrupt`; the debug thread
+ * calls `set_eager`, which touches only the tf registry (thread-safe) under `lock`, never
+ * Python.
  */
-#include "debugger-py.h"
+#include "kernel-cellfile.h"
 #include "kernel-interp.h"
+#include "debugger-py.h"
 #include "notebook-py.h"
 #include "tf.h"
 #include "tp.h"
@@ -30,14 +35,14 @@
 typedef struct {
   TpInterp *tp;
   PyObject *helpers;      /* the _trellis_kernel module (owned) */
+  PyObject *debugger;     /* the _trellis_debugger module (owned), made on first use */
   const TkCellIO *io;     /* the running cell's outputs, or NULL: outputs are dropped */
   GString *pending[2];    /* stdout, stderr text not yet handed to io->stream */
   char *language_version; /* "3.11.2", from Py_GetVersion */
   char *banner;
   GMutex lock;            /* guards `registry` (set_eager runs on the debug thread) */
   TrFnRegistry *registry; /* the tf module's Functions and eager switch (owned reference) */
-  PyThreadState *main;    /* the main thread's state while it does not hold the GIL */
-  PyObject *debugger;     /* the _trellis_debugger module (owned), made on first use */
+  PyThreadState *main;    /* the main thread's state while no entry point runs */
 } TkPy;
 
 /* ---- streams -------------------------------------------------------------------------- */
@@ -73,20 +78,6 @@ on_write(void *data, TpStream stream, const char *text, gsize len)
     flush_stream(tk, s);
 }
 
-/* core/py's result callback: a cell's trailing expression, Out[N]. notebook.result() makes its
- * MIME bundle and hands it to _result. */
-static bool
-on_display(void *data, PyObject *value)
-{
-  TkPy *tk = data;
-  /* One argument whatever it is (a "O" format would spread a tuple value into arguments). */
-  PyObject *result = PyObject_GetAttrString(tk->helpers, "result"); /* owned */
-  PyObject *r = result ? PyObject_CallOneArg(result, value) : NULL; /* owned */
-  Py_XDECREF(result);
-  Py_XDECREF(r);
-  return r != NULL;
-}
-
 /* ---- _trellis_kernel: what notebook.py calls ------------------------------------------- */
 
 static TkPy *
@@ -99,6 +90,10 @@ module_tk(PyObject *module)
 static json_t *
 parse_json(PyObject *text)
 {
+  if (!PyUnicode_Check(text)) {
+    PyErr_SetString(PyExc_TypeError, "expected a JSON text");
+    return NULL;
+  }
   PyObject *utf8 = PyUnicode_AsEncodedString(text, "utf-8", "replace"); /* owned */
   if (!utf8)
     return NULL;
@@ -106,16 +101,45 @@ parse_json(PyObject *text)
   json_t *j = json_loadb(PyBytes_AS_STRING(utf8), (size_t)PyBytes_GET_SIZE(utf8), 0, &error);
   Py_DECREF(utf8);
   if (!j)
-    PyErr_Format(PyExc_ValueError, "bad MIME bundle: %s", error.text);
+    PyErr_Format(PyExc_ValueError, "bad JSON from the shell: %s", error.text);
   return j;
 }
 
-/* _display(data_json, metadata_json) and _result(...): a display_data / execute_result. */
-static PyObject *
-send_bundle(PyObject *module, PyObject *const *args, Py_ssize_t nargs, bool is_result)
+/* An object as the engine wants it (an empty one is NULL: "no metadata"). */
+static json_t *
+nonempty(json_t *object)
 {
-  if (nargs != 2 || !PyUnicode_Check(args[0]) || !PyUnicode_Check(args[1])) {
-    PyErr_SetString(PyExc_TypeError, "expected (data_json, metadata_json)");
+  return json_object_size(object) ? object : NULL;
+}
+
+/* _display(data_json, metadata_json, transient_json, update): display_data or
+ * update_display_data. */
+static PyObject *
+helpers_display(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+  if (nargs != 4) {
+    PyErr_SetString(PyExc_TypeError, "expected (data, metadata, transient, update)");
+    return NULL;
+  }
+  g_autoptr(json_t) data = parse_json(args[0]);
+  g_autoptr(json_t) metadata = data ? parse_json(args[1]) : NULL;
+  g_autoptr(json_t) transient = metadata ? parse_json(args[2]) : NULL;
+  int update = transient ? PyObject_IsTrue(args[3]) : -1;
+  if (update < 0)
+    return NULL;
+  TkPy *tk = module_tk(module);
+  flush_streams(tk);
+  if (tk->io && json_is_object(data))
+    tk->io->display(tk->io->ctx, data, nonempty(metadata), nonempty(transient), update);
+  Py_RETURN_NONE;
+}
+
+/* _result(data_json, metadata_json): the cell's execute_result. */
+static PyObject *
+helpers_result(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+  if (nargs != 2) {
+    PyErr_SetString(PyExc_TypeError, "expected (data, metadata)");
     return NULL;
   }
   g_autoptr(json_t) data = parse_json(args[0]);
@@ -124,25 +148,9 @@ send_bundle(PyObject *module, PyObject *const *args, Py_ssize_t nargs, bool is_r
     return NULL;
   TkPy *tk = module_tk(module);
   flush_streams(tk);
-  if (tk->io) {
-    if (is_result)
-      tk->io->result(tk->io->ctx, data, json_object_size(metadata) ? metadata : NULL);
-    else
-      tk->io->display(tk->io->ctx, data, json_object_size(metadata) ? metadata : NULL);
-  }
+  if (tk->io && json_is_object(data))
+    tk->io->result(tk->io->ctx, data, nonempty(metadata));
   Py_RETURN_NONE;
-}
-
-static PyObject *
-helpers_display(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-  return send_bundle(module, args, nargs, false);
-}
-
-static PyObject *
-helpers_result(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
-{
-  return send_bundle(module, args, nargs, true);
 }
 
 static PyObject *
@@ -159,24 +167,43 @@ helpers_clear_output(PyObject *module, PyObject *wait)
 }
 
 static PyObject *
-helpers_page(PyObject *module, PyObject *text)
+helpers_payload(PyObject *module, PyObject *text)
 {
-  if (!PyUnicode_Check(text)) {
-    PyErr_SetString(PyExc_TypeError, "expected a JSON text");
-    return NULL;
-  }
-  g_autoptr(json_t) data = parse_json(text);
-  if (!data)
+  g_autoptr(json_t) payload = parse_json(text);
+  if (!payload)
     return NULL;
   TkPy *tk = module_tk(module);
   flush_streams(tk);
-  if (tk->io && tk->io->page)
-    tk->io->page(tk->io->ctx, data);
+  if (tk->io && json_is_object(payload))
+    tk->io->payload(tk->io->ctx, payload);
   Py_RETURN_NONE;
 }
 
-/* _input(prompt, password): a line from the frontend. Without a frontend that allows stdin it
- * is the end of the input (EOFError, as CPython's input() at the end of its stdin); an
+/* _error(ename, evalue, traceback_lines): an error message with IPython's traceback. */
+static PyObject *
+helpers_error(PyObject *module, PyObject *args)
+{
+  const char *ename, *evalue;
+  PyObject *lines;
+  if (!PyArg_ParseTuple(args, "ssO!:_error", &ename, &evalue, &PyList_Type, &lines))
+    return NULL;
+  Py_ssize_t n = PyList_GET_SIZE(lines);
+  g_autofree const char **traceback = g_new0(const char *, n + 1);
+  for (Py_ssize_t i = 0; i < n; i++) {
+    PyObject *line = PyList_GET_ITEM(lines, i); /* borrowed */
+    if (!PyUnicode_Check(line) || !(traceback[i] = PyUnicode_AsUTF8(line)))
+      return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_TypeError, "traceback lines are str");
+  }
+  TkPy *tk = module_tk(module);
+  flush_streams(tk);
+  if (tk->io)
+    tk->io->error(tk->io->ctx, ename, evalue, traceback, (size_t)n);
+  Py_RETURN_NONE;
+}
+
+/* _input(prompt, password): a line from the frontend; None when the request did not allow
+ * stdin (notebook.py raises StdinNotImplementedError). Outside a cell there is no frontend to
+ * ask: the end of the input (EOFError, as CPython's input() at the end of its stdin). An
  * interrupt while waiting is a KeyboardInterrupt. The GIL is released while waiting. */
 static PyObject *
 helpers_input(PyObject *module, PyObject *args)
@@ -195,9 +222,13 @@ helpers_input(PyObject *module, PyObject *args)
   g_autofree char *evalue = NULL;
   g_autofree char *line = NULL;
   const TkCellIO *io = tk->io;
-  Py_BEGIN_ALLOW_THREADS line = io->input(io->ctx, prompt, password, &ename, &evalue);
-  Py_END_ALLOW_THREADS if (line) return PyUnicode_DecodeUTF8(line, (Py_ssize_t)strlen(line),
-                                                             "replace");
+  Py_BEGIN_ALLOW_THREADS;
+  line = io->input(io->ctx, prompt, password, &ename, &evalue);
+  Py_END_ALLOW_THREADS;
+  if (line)
+    return PyUnicode_DecodeUTF8(line, (Py_ssize_t)strlen(line), "replace");
+  if (g_strcmp0(ename, "StdinNotImplementedError") == 0)
+    Py_RETURN_NONE;
   if (g_strcmp0(ename, "KeyboardInterrupt") == 0)
     PyErr_SetNone(PyExc_KeyboardInterrupt);
   else
@@ -205,21 +236,49 @@ helpers_input(PyObject *module, PyObject *args)
   return NULL;
 }
 
+/* _cell_path(code): the file a cell with this code is compiled under. */
+static PyObject *
+helpers_cell_path(PyObject *module, PyObject *code)
+{
+  const char *text = PyUnicode_Check(code) ? PyUnicode_AsUTF8(code) : NULL;
+  if (!text)
+    return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_TypeError, "expected the cell's code");
+  g_autofree char *path = tk_cell_path(text);
+  return PyUnicode_FromString(path);
+}
+
+/* _name_cell(path, n): events name call sites in that file "<cell n>". */
+static PyObject *
+helpers_name_cell(PyObject *module, PyObject *args)
+{
+  const char *path;
+  long long n;
+  if (!PyArg_ParseTuple(args, "sL:_name_cell", &path, &n))
+    return NULL;
+  g_autofree char *name = g_strdup_printf("<cell %lld>", n);
+  if (!tf_module_name_file(tp_interp_tf(module_tk(module)->tp), path, name))
+    return NULL;
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef helpers_methods[] = {
     {"_display", (PyCFunction)(void (*)(void))helpers_display, METH_FASTCALL,
-     "_display(data_json, metadata_json): a display_data message."},
+     "_display(data_json, metadata_json, transient_json, update): display_data."},
     {"_result", (PyCFunction)(void (*)(void))helpers_result, METH_FASTCALL,
      "_result(data_json, metadata_json): the cell's execute_result."},
     {"_clear_output", helpers_clear_output, METH_O, "_clear_output(wait)"},
-    {"_page", helpers_page, METH_O, "_page(data_json): the pager payload."},
+    {"_payload", helpers_payload, METH_O, "_payload(json): an execute_reply payload."},
+    {"_error", helpers_error, METH_VARARGS, "_error(ename, evalue, lines): an error message."},
     {"_input", helpers_input, METH_VARARGS, "_input(prompt, password): a line from the frontend."},
+    {"_cell_path", helpers_cell_path, METH_O, "_cell_path(code): the cell's file name."},
+    {"_name_cell", helpers_name_cell, METH_VARARGS, "_name_cell(path, n): events' name for it."},
     {NULL},
 };
 
 static struct PyModuleDef helpers_def = {
     PyModuleDef_HEAD_INIT,
     .m_name = "_trellis_kernel",
-    .m_doc = "The Trellis kernel's notebook conveniences (display, help, input, completion).",
+    .m_doc = "The Trellis kernel's IPython shell and what it reaches of the kernel.",
     .m_size = sizeof(TkPy *),
     .m_methods = helpers_methods,
 };
@@ -248,9 +307,19 @@ helpers_new(TkPy *tk)
   return module;
 }
 
-/* helpers.NAME(args...) for its result; NULL with the exception cleared and its traceback in
- * the kernel's log (sys.stderr is the cell's, and no cell runs): a bug in notebook.py, or an
- * object whose dir() or repr raised; a KeyboardInterrupt at a bad time is not logged. */
+/* Logs the pending exception (the kernel's log, not the cell's stderr) under `what`; a
+ * KeyboardInterrupt at a bad time is not logged. */
+static void
+log_exception(const char *what)
+{
+  g_autoptr(TpException) exc = tp_exception_fetch();
+  if (exc && g_strcmp0(exc->name, "KeyboardInterrupt") != 0)
+    for (char **line = exc->lines; *line; line++)
+      g_printerr("trellis-kernel: %s: %s\n", what, *line);
+}
+
+/* helpers.NAME(args...) for its result; NULL with the exception cleared and logged: a bug in
+ * notebook.py, or an object whose dir() or repr raised. */
 static PyObject *
 call_helper(TkPy *tk, const char *name, const char *format, ...)
 {
@@ -262,20 +331,44 @@ call_helper(TkPy *tk, const char *name, const char *format, ...)
   PyObject *r = fn ? PyObject_CallObject(fn, args) : NULL;                /* owned */
   Py_XDECREF(args);
   Py_XDECREF(fn);
-  if (!r) {
-    g_autoptr(TpException) exc = tp_exception_fetch();
-    if (exc && g_strcmp0(exc->name, "KeyboardInterrupt") != 0)
-      for (char **line = exc->lines; *line; line++)
-        g_printerr("trellis-kernel: %s: %s\n", name, *line);
-  }
+  if (!r)
+    log_exception(name);
   return r;
 }
 
-/* ---- exceptions ----------------------------------------------------------------------- */
+/* A module named `name` made of embedded `source` and registered in sys.modules. New
+ * reference, or NULL with an exception set. */
+static PyObject *
+embedded_module(const char *name, const char *source)
+{
+  PyObject *module = PyModule_New(name); /* owned */
+  if (!module)
+    return NULL;
+  PyObject *dict = PyModule_GetDict(module); /* borrowed */
+  g_autofree char *filename = g_strdup_printf("<%s>", name);
+  PyObject *code = Py_CompileString(source, filename, Py_file_input); /* owned */
+  PyObject *ran = NULL;
+  if (code && PyDict_SetItemString(dict, "__builtins__", PyEval_GetBuiltins()) == 0 &&
+      PyDict_SetItemString(PyImport_GetModuleDict(), name, module) == 0)
+    ran = PyEval_EvalCode(code, dict, dict);
+  Py_XDECREF(code);
+  if (!ran) {
+    PyObject *type, *value, *traceback; /* owned */
+    PyErr_Fetch(&type, &value, &traceback);
+    if (PyDict_DelItemString(PyImport_GetModuleDict(), name) < 0)
+      PyErr_Clear();
+    PyErr_Restore(type, value, traceback);
+    Py_DECREF(module);
+    return NULL;
+  }
+  Py_DECREF(ran);
+  return module;
+}
 
-/* Reports the pending exception through io->error: CPython's traceback, a line an entry of
- * the list (the SyntaxError form of a cell that does not compile included). SystemExit ends the
- * cell, not the kernel, and reads as IPython shows it. */
+/* ---- the interface -------------------------------------------------------------------- */
+
+/* Reports the pending exception through io->error: one that escaped the shell itself (IPython
+ * failed to load, an interrupt before the cell's code started). */
 static void
 report_exception(TkPy *tk, const TkCellIO *io)
 {
@@ -286,34 +379,8 @@ report_exception(TkPy *tk, const TkCellIO *io)
     io->error(io->ctx, "RuntimeError", "the cell failed without an exception", lines, 1);
     return;
   }
-  if (exc->system_exit) {
-    g_autofree char *last =
-        g_strdup_printf("SystemExit: %s", exc->exit_message ? exc->exit_message : exc->message);
-    const char *lines[] = {"An exception has occurred, use %tb to see the full traceback.", "",
-                           g_strstrip(last)};
-    io->error(io->ctx, exc->name, exc->message, lines, G_N_ELEMENTS(lines));
-    return;
-  }
   io->error(io->ctx, exc->name, exc->message, (const char *const *)exc->lines,
             g_strv_length(exc->lines));
-}
-
-/* ---- the interface -------------------------------------------------------------------- */
-
-/* A cell whose last line is `expr?`: runs the lines before it, then pages the expression. */
-static bool
-run_pinfo(TkPy *tk, const char *code, const char *filename, PyObject *pinfo)
-{
-  Py_ssize_t start;
-  const char *expr;
-  int detail_level;
-  if (!PyArg_ParseTuple(pinfo, "nsi", &start, &expr, &detail_level))
-    return false;
-  if (start > 0 && !tp_run(tk->tp, code, start, filename, TP_RUN_EXEC))
-    return false;
-  PyObject *r = PyObject_CallMethod(tk->helpers, "page_expression", "si", expr, detail_level);
-  Py_XDECREF(r);
-  return r != NULL;
 }
 
 static TkExecStatus
@@ -322,24 +389,23 @@ py_execute(void *self, const TkCell *cell, const TkCellIO *io)
   TkPy *tk = self;
   PyGILState_STATE gil = PyGILState_Ensure();
   tk->io = io;
-  g_autofree char *filename = g_strdup_printf("<cell %d>", cell->execution_count);
-  tp_cell_begin(tk->tp, cell->execution_count, cell->code, -1);
-  bool ok;
-  PyObject *pinfo = PyObject_CallMethod(tk->helpers, "find_pinfo", "s", cell->code); /* owned */
-  if (!pinfo)
-    ok = false; /* an interrupt that came right at the start */
-  else if (pinfo != Py_None)
-    ok = run_pinfo(tk, cell->code, filename, pinfo);
-  else
-    ok = tp_run(tk->tp, cell->code, -1, filename, TP_RUN_DISPLAY);
-  Py_XDECREF(pinfo);
-  if (!ok)
+  tp_cell_begin(tk->tp, cell->silent ? 0 : cell->execution_count, cell->code, -1);
+  PyObject *run = PyObject_GetAttrString(tk->helpers, "run"); /* owned */
+  PyObject *args =
+      Py_BuildValue("(sNNi)", cell->code, PyBool_FromLong(cell->silent),
+                    PyBool_FromLong(cell->store_history), cell->execution_count); /* owned */
+  PyObject *r = run && args ? tp_call(tk->tp, run, args) : NULL;                  /* owned */
+  Py_XDECREF(run);
+  Py_XDECREF(args);
+  int ok = r ? PyObject_IsTrue(r) : -1;
+  Py_XDECREF(r);
+  if (ok < 0)
     report_exception(tk, io);
   flush_streams(tk);
-  tp_cell_end(tk->tp, ok);
+  tp_cell_end(tk->tp, ok > 0);
   tk->io = NULL;
   PyGILState_Release(gil);
-  return ok ? TK_EXEC_OK : TK_EXEC_ERROR;
+  return ok > 0 ? TK_EXEC_OK : TK_EXEC_ERROR;
 }
 
 static json_t *
@@ -350,11 +416,10 @@ py_evaluate(void *self, const char *expression, char **ename, char **evalue)
   const TkCellIO *saved = tk->io;
   tk->io = NULL; /* must not print */
   json_t *bundle = NULL;
-  PyObject *text = PyObject_CallMethod(tk->helpers, "evaluate", "s", expression); /* owned */
-  if (text) {
-    bundle = parse_json(text);
-    Py_DECREF(text);
-  }
+  PyObject *r = PyObject_CallMethod(tk->helpers, "evaluate", "s", expression); /* owned */
+  if (r && PyTuple_Check(r) && PyTuple_GET_SIZE(r) == 2)
+    bundle = parse_json(PyTuple_GET_ITEM(r, 0));
+  Py_XDECREF(r);
   if (!bundle) {
     g_autoptr(TpException) exc = tp_exception_fetch();
     *ename = g_strdup(exc ? exc->name : "RuntimeError");
@@ -374,24 +439,22 @@ py_complete(void *self, const char *code, size_t cursor, TkCompletion *out)
   PyGILState_STATE gil = PyGILState_Ensure();
   out->start = out->end = cursor;
   PyObject *r = call_helper(tk, "complete", "(sn)", code, (Py_ssize_t)cursor); /* owned */
-  PyObject *matches;
+  PyObject *matches, *types;
   Py_ssize_t start, end;
-  if (!r || !PyArg_ParseTuple(r, "O!nn", &PyList_Type, &matches, &start, &end)) {
-    PyErr_Clear();
-    Py_XDECREF(r);
-    PyGILState_Release(gil);
-    return;
+  if (r && PyArg_ParseTuple(r, "O!nnU", &PyList_Type, &matches, &start, &end, &types)) {
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(matches); i++) {
+      const char *name = PyUnicode_AsUTF8(PyList_GET_ITEM(matches, i));
+      if (name)
+        g_ptr_array_add(out->matches, g_strdup(name));
+      else
+        PyErr_Clear(); /* a name with a lone surrogate: not something to type */
+    }
+    out->start = (size_t)start;
+    out->end = (size_t)end;
+    out->types = parse_json(types);
   }
-  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(matches); i++) {
-    const char *name = PyUnicode_AsUTF8(PyList_GET_ITEM(matches, i));
-    if (name)
-      g_ptr_array_add(out->matches, g_strdup(name));
-    else
-      PyErr_Clear(); /* a name with a lone surrogate: not something to type */
-  }
-  out->start = (size_t)start;
-  out->end = (size_t)end;
-  Py_DECREF(r);
+  PyErr_Clear();
+  Py_XDECREF(r);
   PyGILState_Release(gil);
 }
 
@@ -401,15 +464,7 @@ py_inspect(void *self, const char *code, size_t cursor, int detail_level)
   TkPy *tk = self;
   PyGILState_STATE gil = PyGILState_Ensure();
   PyObject *r = call_helper(tk, "inspect_at", "(sni)", code, (Py_ssize_t)cursor, detail_level);
-  json_t *bundle = NULL;
-  if (r && PyUnicode_Check(r)) {
-    PyObject *utf8 = PyUnicode_AsEncodedString(r, "utf-8", "replace"); /* owned */
-    if (utf8) {
-      bundle = json_pack("{s:s%}", "text/plain", PyBytes_AS_STRING(utf8),
-                         (size_t)PyBytes_GET_SIZE(utf8));
-      Py_DECREF(utf8);
-    }
-  }
+  json_t *bundle = r && r != Py_None ? parse_json(r) : NULL;
   PyErr_Clear();
   Py_XDECREF(r);
   PyGILState_Release(gil);
@@ -429,7 +484,7 @@ py_is_complete(void *self, const char *code, char **indent)
       c = TK_COMPLETE;
     } else if (strcmp(status, "invalid") == 0) {
       c = TK_INVALID;
-    } else {
+    } else if (strcmp(status, "incomplete") == 0) {
       c = TK_INCOMPLETE;
       *indent = g_strdup(next_indent ? next_indent : "");
     }
@@ -482,35 +537,6 @@ py_set_eager(void *self, bool on)
   g_mutex_unlock(&tk->lock);
 }
 
-/* py/debugger.py run in a new module `name`, registered in sys.modules. New reference, or
- * NULL with an exception set. */
-static PyObject *
-embedded_module(const char *name, const char *source)
-{
-  PyObject *module = PyModule_New(name); /* owned */
-  if (!module)
-    return NULL;
-  PyObject *dict = PyModule_GetDict(module); /* borrowed */
-  g_autofree char *filename = g_strdup_printf("<%s>", name);
-  PyObject *code = Py_CompileString(source, filename, Py_file_input); /* owned */
-  PyObject *ran = NULL;
-  if (code && PyDict_SetItemString(dict, "__builtins__", PyEval_GetBuiltins()) == 0 &&
-      PyDict_SetItemString(PyImport_GetModuleDict(), name, module) == 0)
-    ran = PyEval_EvalCode(code, dict, dict);
-  Py_XDECREF(code);
-  if (!ran) {
-    PyObject *type, *value, *traceback; /* owned */
-    PyErr_Fetch(&type, &value, &traceback);
-    if (PyDict_DelItemString(PyImport_GetModuleDict(), name) < 0)
-      PyErr_Clear();
-    PyErr_Restore(type, value, traceback);
-    Py_DECREF(module);
-    return NULL;
-  }
-  Py_DECREF(ran);
-  return module;
-}
-
 /* The debug protocol's Python side: py/debugger.py's handle(command, arguments_json). */
 static json_t *
 py_debug(void *self, const char *command, json_t *arguments, char **message)
@@ -542,6 +568,7 @@ py_free(void *self)
   Py_CLEAR(tk->debugger);
   Py_CLEAR(tk->helpers);
   tp_interp_free(tk->tp);
+  tk_cell_dir_remove();
   g_mutex_lock(&tk->lock);
   g_clear_pointer(&tk->registry, tr_fn_registry_unref);
   g_mutex_unlock(&tk->lock);
@@ -558,27 +585,19 @@ tk_py_interp_init(TkInterp *interp, GError **error)
 {
   g_autofree TkPy *tk = g_new0(TkPy, 1);
   /* The engine owns SIGINT (signal-mode interrupts call py_interrupt). */
-  const TpConfig config = {.path0 = "", .write = on_write, .display = on_display, .data = tk};
+  const TpConfig config = {.path0 = "", .write = on_write, .data = tk};
   tk->tp = tp_interp_new(&config, error);
   if (!tk->tp)
     return FALSE;
   tk->helpers = helpers_new(tk);
   PyObject *installed = tk->helpers ? call_helper(tk, "install", "()") : NULL;
   if (!installed) {
-    g_autoptr(TpException) exc = tp_exception_fetch();
-    g_set_error(error, TP_INTERP_ERROR, 0, "the kernel's Python helpers failed: %s: %s",
-                exc ? exc->name : "?", exc ? exc->message : "?");
+    g_set_error(error, TP_INTERP_ERROR, 0, "the kernel's Python helpers failed (logged above)");
     Py_CLEAR(tk->helpers);
     tp_interp_free(tk->tp);
     return FALSE;
   }
   Py_DECREF(installed);
-  /* threading names its main thread after the thread that imports it first: that must be
-   * this one, not the control thread (pydevd debugs only while the main thread is alive). */
-  PyObject *threading = PyImport_ImportModule("threading"); /* owned */
-  if (!threading)
-    PyErr_Clear();
-  Py_XDECREF(threading);
   g_mutex_init(&tk->lock);
   tk->registry = tr_fn_registry_ref(tf_module_get_registry(tp_interp_tf(tk->tp)));
   tk->pending[0] = g_string_new(NULL);
@@ -604,7 +623,8 @@ tk_py_interp_init(TkInterp *interp, GError **error)
       .debug = py_debug,
       .free = py_free,
   };
-  tk->main = PyEval_SaveThread(); /* between requests no thread holds the GIL */
+  /* From here on no thread holds the GIL between the engine's calls (see the top). */
+  tk->main = PyEval_SaveThread();
   g_steal_pointer(&tk);
   return TRUE;
 }

@@ -25,5 +25,5 @@ sed "s|@KERNEL@|$kernel|" "$here/kernel.json.in" > "$dest/kernel.json"
 if [ "$name" != trellis ]; then
   sed -i "s|\"display_name\": \"Trellis\"|\"display_name\": \"Trellis ($name)\"|" "$dest/kernel.json"
 fi
-cp "$here/logo-32x32.png" "$here/logo-64x64.png" "$dest/"
+cp "$here/logo-32x32.png" "$here/logo-64x64.png" "$here/logo-svg.svg" "$dest/"
 echo "installed kernelspec '$name' -> $kernel in $dest"

@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """Draw the Trellis kernel logo: a diagonal garden trellis with a leaf at each crossing.
 
-Writes logo-32x32.png and logo-64x64.png next to this script (or into the directory given).
-Standard library only: the lattice is rasterised with anti-aliasing by distance to the lines,
-and the PNG is written with zlib and struct.
+Writes logo-32x32.png, logo-64x64.png and logo-svg.svg next to this script (or into the
+directory given). Standard library only: the lattice is rasterised with anti-aliasing by
+distance to the lines, and the PNG is written with zlib and struct; the SVG draws the same
+shapes (JupyterLab's launcher prefers it).
 """
 import math, os, struct, sys, zlib
 
@@ -53,11 +54,39 @@ def png(size):
             + chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b""))
 
 
+def svg():
+    """The logo in a 100-unit square, as pixel() draws it: the frame, the slats (u + v and
+    u - v at odd half-steps) clipped to it, a leaf in each diamond."""
+    hexa = "#%02x%02x%02x"
+    r, m, step = 16, 4, 25
+    slats, leaves = [], []
+    for k in range(-4, 9):  # lines u + v = c and u - v = c across the square
+        c = (k + 0.5) * step
+        slats.append('<line x1="%g" y1="0" x2="%g" y2="100"/>' % (c, c - 100))
+        slats.append('<line x1="%g" y1="0" x2="%g" y2="100"/>' % (c - 100, c))
+    for i in range(4):
+        for j in range(4):
+            leaves.append('<circle cx="%g" cy="%g" r="6"/>' % (step * (i + 0.5), step * (j + 0.5)))
+    frame = 'x="%d" y="%d" width="%d" height="%d" rx="%d"' % (m, m, 100 - 2 * m, 100 - 2 * m, r)
+    return "\n".join([
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" width="64" height="64">',
+        '<clipPath id="frame"><rect %s/></clipPath>' % frame,
+        '<g clip-path="url(#frame)">',
+        '<rect x="0" y="0" width="100" height="100" fill="%s"/>' % (hexa % (250, 246, 235)),
+        '<g stroke="%s" stroke-width="4.5">%s</g>' % (hexa % WOOD, "".join(slats)),
+        '<g fill="%s">%s</g>' % (hexa % LEAF, "".join(leaves)),
+        '</g>',
+        '<rect %s fill="none" stroke="%s" stroke-width="6"/>' % (frame, hexa % WOOD),
+        '</svg>', ""])
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
     for size in (32, 64):
         with open(os.path.join(out, "logo-%dx%d.png" % (size, size)), "wb") as f:
             f.write(png(size))
+    with open(os.path.join(out, "logo-svg.svg"), "w") as f:
+        f.write(svg())
 
 
 if __name__ == "__main__":

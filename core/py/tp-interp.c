@@ -532,6 +532,17 @@ tp_run(TpInterp *interp, const char *source, gssize len, const char *filename, T
   return ok;
 }
 
+PyObject *
+tp_call(TpInterp *interp, PyObject *callable, PyObject *args)
+{
+  g_return_val_if_fail(interp != NULL && callable != NULL && args != NULL, NULL);
+  drop_stale_interrupts();
+  unsigned long outer = atomic_exchange(&interp->running_thread, PyThread_get_thread_ident());
+  PyObject *result = PyObject_Call(callable, args, NULL);
+  atomic_store(&interp->running_thread, outer);
+  return result;
+}
+
 /* ---- cells --------------------------------------------------------------------------------- */
 
 void

@@ -117,6 +117,12 @@ typedef enum {
 bool tp_run(TpInterp *interp, const char *source, gssize len, const char *filename,
             TpRunFlags flags);
 
+/* Calls `callable(*args)` (`args` a tuple) as a unit: like tp_run, interrupts requested before
+ * it started are dropped and tp_interrupt_thread reaches it (a host that runs units through
+ * code of its own, as the kernel runs cells through IPython). New reference, or NULL with the
+ * exception pending. */
+PyObject *tp_call(TpInterp *interp, PyObject *callable, PyObject *args);
+
 /* Cells. A host brackets each unit it runs for the user (a notebook cell, a script, a prompt
  * unit) so that the event bus sees it: begin emits cell_start with `cell` (the execution count:
  * 1, 2, ...; 0 for none, e.g. a silent execution) and the source, and makes `cell` the number

@@ -1658,8 +1658,10 @@ traced_body(TfState *st, Function *f)
   return f->converted;
 }
 
-/* The call site: the calling Python frame's file ("<cell 3>") and line. The file name stays
- * valid while the returned code object (a new reference, may be NULL) is held. */
+/* The call site: the calling Python frame's file ("<cell 3>": the name the host gave the file,
+ * tf_module_name_file, or the file name itself) and line. The file name stays valid while the
+ * returned code object (a new reference, may be NULL) is held (the names given live as long as
+ * the module). */
 static PyCodeObject *
 call_site(TfState *st, TrCallSite *site)
 {
@@ -1670,7 +1672,9 @@ call_site(TfState *st, TrCallSite *site)
   if (!frame)
     return NULL;
   PyCodeObject *code = PyFrame_GetCode(frame); /* owned */
-  const char *file = PyUnicode_AsUTF8(code->co_filename);
+  PyObject *named = st->file_names ? PyDict_GetItemWithError(st->file_names, code->co_filename)
+                                   : NULL; /* borrowed */
+  const char *file = PyUnicode_AsUTF8(named ? named : code->co_filename);
   if (file)
     site->file = file;
   else

@@ -92,6 +92,18 @@ tf_module_set_cell(PyObject *tf, gint64 cell)
   state_of(tf)->cell = cell;
 }
 
+bool
+tf_module_name_file(PyObject *tf, const char *filename, const char *name)
+{
+  TfState *st = state_of(tf);
+  if (!st->file_names && !(st->file_names = PyDict_New()))
+    return false;
+  PyObject *value = PyUnicode_FromString(name); /* owned */
+  bool ok = value && PyDict_SetItemString(st->file_names, filename, value) == 0;
+  Py_XDECREF(value);
+  return ok;
+}
+
 gint64
 tf_module_get_cell(PyObject *tf)
 {
@@ -195,6 +207,7 @@ tf_module_clear(PyObject *module)
     return 0;
   for (size_t i = G_N_ELEMENTS(parts); i-- > 0;)
     parts[i].clear(st);
+  Py_CLEAR(st->file_names);
   return 0;
 }
 

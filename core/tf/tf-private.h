@@ -89,6 +89,7 @@ typedef struct {
   TrEventBus *bus;          /* the interpreter's event bus (owned) */
   TrFnRegistry *registry;   /* Functions of this interpreter (owned) */
   gint64 cell;              /* execution count of the running cell, for events (0: none) */
+  PyObject *file_names;     /* dict: a code file name -> the name events give it ("<cell 3>") */
   bool warnings_subscribed; /* the retracing warning is printed to sys.stderr */
   TrFn *eager_fn;           /* the Function whose body runs eagerly now (its tf.print events) */
 
@@ -150,7 +151,7 @@ typedef struct {
   X(Dataset) X(Iterator)                                                                           \
   X(TensorArray)                                                                                   \
   X(GradientTape) X(StopRecording)                                                                 \
-  X(keras)
+  X(keras) X(file_names)
 /* clang-format on */
 
 /* The state of the imported module of this interpreter (never NULL once imported). */

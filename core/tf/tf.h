@@ -38,6 +38,10 @@ bool tf_module_use_event_bus(PyObject *tf, TrEventBus *bus);
 TrFnRegistry *tf_module_get_registry(PyObject *tf);
 /* The running cell's execution count (0: none), carried by call events. */
 void tf_module_set_cell(PyObject *tf, gint64 cell);
+/* Call sites in code compiled under `filename` are named `name` in events (the kernel compiles
+ * cells under paths a debugger computes, and names them "<cell N>"). False with an exception
+ * set when out of memory. */
+bool tf_module_name_file(PyObject *tf, const char *filename, const char *name);
 gint64 tf_module_get_cell(PyObject *tf);
 /* The retracing warning goes to Python's sys.stderr once this is called (hosts call it at
  * start-up; tests of core/tf alone may not). */

@@ -1,208 +1,268 @@
-"""The kernel's notebook conveniences, on the Python side of kernel-py-interp.c.
+"""The kernel's Python side: IPython's shell behind kernel-py-interp.c.
 
 kernel-py-interp.c creates the module `_trellis_kernel` with the C functions that reach the
-running cell's outputs (_display, _result, _clear_output, _page, _input) and runs this source in
-it; cells themselves run through core/py (tp_run), whose stdout/stderr writer and result
-callback end in the same C file. What is easiest said in Python lives here: IPython's MIME
-bundles of an object (its _repr_*_ methods), the `display`, `clear_output` and `help` builtins,
-`input` and `getpass` through the frontend, `obj?` / `obj??` and inspect_request's description
-in IPython's layout, completion over dir(), and is_complete over the compiler's "incomplete
-input".
+running cell's outputs (_display, _result, _clear_output, _payload, _error, _input) and the
+cells' file names (_cell_path, _name_cell), and runs this source in it. Cells run through an
+IPython InteractiveShell (Debian's python3-ipython), as in any Jupyter kernel for Python:
+magics, `!cmd`, `obj?`, the display formatter (every `_repr_*_`, `_repr_mimebundle_`),
+`display(..., display_id=True)` and its updates, coloured tracebacks with context, top-level
+`await`, `exit`, completion (jedi) and inspection. Its output ends in the C functions: the
+shell's display hook (Out[N]) in _result, its display publisher in _display / _clear_output,
+its tracebacks in _error, its payloads (pager, set_next_input, ask_exit) in _payload.
+
+IPython takes longer to import than the whole kernel takes to start, so install() only starts
+a thread that imports it: the kernel answers kernel_info at once, and the first request that
+needs the shell waits for the import (shell()). stdout and stderr are core/py's writers into
+the cell's stream messages; the user's namespace is __main__, which core/tf's events and
+AutoGraph also see.
 
 Every cursor and offset exchanged with C is a byte offset into the UTF-8 code (kernel-interp.h);
 the conversions happen at the edges of complete() and inspect_at().
 """
 
 import builtins
-import getpass as _getpass
-import io
+import os
 import sys
+import threading
 
 import __main__
 
+# Callables run on the main thread at the start of every cell, before its code (the debugger
+# uses it to trace the main thread once debugpy listens).
+pre_cell_hooks = []
 
-class _Lazy:
-    """A module imported when first used: the kernel answers kernel_info before it pays for
-    modules that only some requests need (inspect, json, re... cost more than Python's start)."""
-
-    def __init__(self, name):
-        self._name = name
-
-    def __getattr__(self, attr):
-        module = __import__(self._name)
-        globals()[self._name] = module
-        return getattr(module, attr)
+_shell = None
+_loader = None
+_loaded = {}
 
 
-base64 = _Lazy("base64")
-inspect = _Lazy("inspect")
-json = _Lazy("json")
-keyword = _Lazy("keyword")
-pkgutil = _Lazy("pkgutil")
-re = _Lazy("re")
-tokenize = _Lazy("tokenize")
-traceback = _Lazy("traceback")
-
-_INCOMPLETE_INPUT = 0x4000  # PyCF_ALLOW_INCOMPLETE_INPUT: "incomplete input" at EOF
-
-
-# ---- output --------------------------------------------------------------------------------
+def _load():
+    """Imports what the shell needs (on the loader thread)."""
+    try:
+        from IPython.core import interactiveshell  # noqa: F401
+        from IPython.core import completer, displayhook, displaypub, oinspect  # noqa: F401
+        from IPython.utils import tokenutil  # noqa: F401
+        import json  # noqa: F401
+        import base64  # noqa: F401
+    except BaseException as e:  # reported by shell() on the main thread
+        _loaded["error"] = e
 
 
-class _Stdin(io.TextIOBase):
-    """sys.stdin: a line comes from the frontend (input_request); close() does nothing, so
-    that exit() cannot close the process's descriptor 0."""
+def _make_shell():
+    import base64
+    import json
 
-    @property
-    def name(self):
-        return "<stdin>"
+    from IPython.core import page
+    from IPython.core.compilerop import CachingCompiler
+    from IPython.core.displayhook import DisplayHook
+    from IPython.core.displaypub import DisplayPublisher
+    from IPython.core.error import StdinNotImplementedError
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.core.oinspect import Inspector, InspectColors
+    from IPython.utils import PyColorize
+    from traitlets import Type
+    from traitlets.config import Config
 
-    @property
-    def encoding(self):
-        return "utf-8"
-
-    def readable(self):
-        return True
-
-    def readline(self, size=-1):
-        return input() + "\n"
-
-    def close(self):
-        pass
-
-
-# ---- MIME bundles --------------------------------------------------------------------------
-
-_RICH = (
-    ("_repr_html_", "text/html"),
-    ("_repr_markdown_", "text/markdown"),
-    ("_repr_svg_", "image/svg+xml"),
-    ("_repr_png_", "image/png"),
-    ("_repr_jpeg_", "image/jpeg"),
-    ("_repr_latex_", "text/latex"),
-    ("_repr_json_", "application/json"),
-    ("_repr_javascript_", "application/javascript"),
-)
-
-
-def _jsonable(mime, value):
-    """A representation as JSON carries it, or None when it is not one (IPython drops those)."""
-    if mime in ("image/png", "image/jpeg"):
+    def encode(value):
+        """What json cannot encode: images' bytes in base64, anything else as its str."""
         if isinstance(value, (bytes, bytearray)):
             return base64.b64encode(value).decode("ascii")
-        return value if isinstance(value, str) else None
-    if mime == "application/json":
-        try:
-            json.dumps(value)
-        except (TypeError, ValueError):
-            return None
-        return value
-    return value if isinstance(value, str) else None
+        return str(value)
+
+    def dumps(value):
+        return json.dumps(value, ensure_ascii=False, default=encode)
+
+    class CellCompiler(CachingCompiler):
+        """Cells are compiled under the path a debugger computes from their code (see
+        kernel-cellfile.h); tracebacks still name them "Cell In[N]" and trace events
+        "<cell N>"."""
+
+        def get_code_name(self, raw_code, transformed_code, number):
+            path = _cell_path(raw_code)
+            _name_cell(path, number)
+            return path
+
+    class CellDisplayHook(DisplayHook):
+        """Out[N]: the cell's execute_result."""
+
+        def write_output_prompt(self):
+            pass
+
+        def write_format_data(self, format_dict, md_dict=None):
+            _result(dumps(format_dict), dumps(md_dict or {}))
+
+        def finish_displayhook(self):
+            pass
+
+    class CellDisplayPublisher(DisplayPublisher):
+        """display() and its updates: display_data / update_display_data messages."""
+
+        def publish(self, data, metadata=None, source=None, *, transient=None, update=False,
+                    **kwargs):
+            _display(dumps(data), dumps(metadata or {}), dumps(transient or {}), bool(update))
+
+        def clear_output(self, wait=False):
+            _clear_output(bool(wait))
+
+    class CellInspector(Inspector):
+        """`f?` of a tf.function also lists its traces (its concrete functions)."""
+
+        def _get_info(self, obj, oname="", formatter=None, info=None, detail_level=0,
+                      omit_sections=()):
+            bundle = super()._get_info(obj, oname, formatter, info, detail_level, omit_sections)
+            traces = _traces(obj)
+            if traces is not None and "Traces" not in omit_sections:
+                head = "Traces:"
+                if self.color_table.active_colors is not None:
+                    colors = self.color_table.active_colors
+                    head = "%s%s%s" % (colors.header, head, colors.normal)
+                bundle["text/plain"] += "%s\n%s\n" % (head, traces)
+                if "text/html" in bundle:
+                    import html
+                    bundle["text/html"] += "<h1>Traces</h1>\n<pre>%s</pre>\n" % html.escape(traces)
+            return bundle
+
+    class Shell(InteractiveShell):
+        """The kernel's IPython shell."""
+
+        displayhook_class = Type(CellDisplayHook)
+        display_pub_class = Type(CellDisplayPublisher)
+        compiler_class = Type(CellCompiler)
+
+        def init_inspector(self, changes=None):
+            self.inspector = CellInspector(InspectColors, PyColorize.ANSICodeColors,
+                                           self.colors, self.object_info_string_level)
+
+        def init_hooks(self):
+            super().init_hooks()
+            self.set_hook("show_in_pager", page.as_hook(self._page), 99)
+
+        def _page(self, data, start=0, screen_lines=0, pager_cmd=None):
+            """`obj?` and %page: the pager payload of execute_reply."""
+            if not isinstance(data, dict):
+                data = {"text/plain": str(data)}
+            self.payload_manager.write_payload({"source": "page", "data": data, "start": start})
+
+        def init_virtualenv(self):
+            pass  # the kernel's Python is the one it was built with
+
+        def _showtraceback(self, etype, evalue, stb):
+            sys.stdout.flush()
+            sys.stderr.flush()
+            _reported.append(evalue)
+            _error(etype.__name__, str(evalue), list(stb))
+
+        def set_next_input(self, text, replace=False):
+            self.payload_manager.write_payload(
+                {"source": "set_next_input", "text": text, "replace": bool(replace)})
+
+        def ask_exit(self):
+            self.exit_now = True
+            self.payload_manager.write_payload({"source": "ask_exit", "keepkernel": False})
+
+        def enable_gui(self, gui=None):
+            if gui not in (None, "inline"):
+                from IPython.core.error import UsageError
+                raise UsageError("the Trellis kernel has no GUI event loop (%s); use %%matplotlib "
+                                 "inline" % gui)
+
+    config = Config()
+    config.HistoryManager.enabled = False  # the kernel keeps the history (kernel-history.c)
+    shell = Shell.instance(config=config, user_module=__main__, user_ns=__main__.__dict__)
+    shell.exit_now = False
+    # clear_output() without an import, as display() (and as the command line's notebooks).
+    from IPython.display import clear_output
+    builtins.clear_output = clear_output
+    shell._dumps = dumps
+    shell._stdin_error = StdinNotImplementedError
+    return shell
 
 
-def _report_formatter_error(method):
-    """A broken _repr_*_ does not fail the cell: its traceback goes to stderr (as IPython)."""
-    print("Error in %s:" % method, file=sys.stderr)
-    traceback.print_exc(file=sys.stderr)
+def shell():
+    """The IPython shell, made on first use (waits for the loader thread)."""
+    global _shell
+    if _shell is None:
+        if _loader is not None:
+            _loader.join()
+        if "error" in _loaded:
+            raise _loaded.pop("error")
+        _shell = _make_shell()
+    return _shell
 
 
-def bundle(obj):
-    """(data, metadata) of `obj`: text/plain its repr, plus what its _repr_mimebundle_ and
-    _repr_*_ methods give. A class is shown by its repr only (its methods are unbound)."""
-    data, metadata = {}, {}
-    if not isinstance(obj, type):
-        method = getattr(obj, "_repr_mimebundle_", None)
-        if callable(method):
-            try:
-                got = method(include=None, exclude=None)
-            except Exception:
-                _report_formatter_error("_repr_mimebundle_")
-                got = None
-            if isinstance(got, tuple) and len(got) == 2:
-                got, md = got
-                if isinstance(md, dict):
-                    metadata.update(md)
-            if isinstance(got, dict):
-                for mime, value in got.items():
-                    value = _jsonable(mime, value) if isinstance(mime, str) else None
-                    if value is not None:
-                        data[mime] = value
-        for name, mime in _RICH:
-            if mime in data:
-                continue
-            method = getattr(obj, name, None)
-            if not callable(method):
-                continue
-            try:
-                value = method()
-            except Exception:
-                _report_formatter_error(name)
-                continue
-            if isinstance(value, tuple) and len(value) == 2:
-                value, md = value
-                if isinstance(md, dict):
-                    metadata[mime] = md
-            value = _jsonable(mime, value)
-            if value is not None:
-                data[mime] = value
-    data["text/plain"] = repr(obj)
-    return data, metadata
+def _traces(obj):
+    """A tf.function's traces as text, or None for any other object."""
+    tf = sys.modules.get("tensorflow")
+    if tf is None or isinstance(obj, type) or not type(obj).__module__.startswith("tensorflow.") or \
+            not hasattr(obj, "pretty_printed_concrete_signatures"):
+        return None
+    try:
+        text = obj.pretty_printed_concrete_signatures()
+    except Exception:
+        return None
+    return text or "(not traced yet: the first call traces it)"
 
 
-def _bundle_json(obj):
-    data, metadata = bundle(obj)
-    return json.dumps(data, ensure_ascii=False), json.dumps(metadata, ensure_ascii=False)
+def format(obj):
+    """(data, metadata): IPython's MIME bundle of `obj`."""
+    return shell().display_formatter.format(obj)
 
 
-def result(value):
-    """The cell's last expression: Out[N] (None shows nothing, as in IPython)."""
-    if value is None:
-        return
-    data, metadata = _bundle_json(value)
-    _result(data, metadata)
+# ---- running cells -------------------------------------------------------------------------
+
+
+def run(code, silent, store_history, execution_count):
+    """Runs one cell; True when it succeeded (its error went to _error otherwise). Payloads
+    go to _payload after the cell."""
+    sh = shell()
+    for hook in pre_cell_hooks:
+        hook()
+    sh.execution_count = execution_count
+    del _reported[:]
+    result = sh.run_cell(code, store_history=store_history, silent=silent)
+    payloads = sh.payload_manager.read_payload()
+    sh.payload_manager.clear_payload()
+    for payload in payloads:
+        _payload(sh._dumps(payload))
+    if not result.success and not silent:
+        error = result.error_before_exec or result.error_in_exec
+        if error is not None and not any(e is error for e in _reported):
+            _error(type(error).__name__, str(error), [])
+    del _reported[:]
+    return result.success
+
+
+# The exceptions whose tracebacks the cell running now reported.
+_reported = []
 
 
 def evaluate(expression):
-    """One user_expressions entry: its bundle's JSON. Raises what the expression raises."""
-    code = compile(expression, "<string>", "eval")
-    return _bundle_json(eval(code, __main__.__dict__))[0]
+    """One user_expressions entry: (data, metadata) JSON. Raises what the expression raises."""
+    sh = shell()
+    value = eval(compile(expression, "<string>", "eval"), sh.user_global_ns, sh.user_ns)
+    data, metadata = sh.display_formatter.format(value)
+    return sh._dumps(data), sh._dumps(metadata)
 
 
 # ---- builtins ------------------------------------------------------------------------------
 
 
-def display(*objs, include=None, exclude=None, metadata=None, transient=None, display_id=None,
-            raw=False, clear=False, **kwargs):
-    """Display each object in the cell's output (IPython's display, without display ids)."""
-    for obj in objs:
-        if clear:
-            clear_output(wait=True)
-        if raw:
-            data, md = dict(obj), dict(metadata or {})
-        else:
-            data, md = bundle(obj)
-            if metadata:
-                md.update(metadata)
-        if include:
-            data = {k: v for k, v in data.items() if k in include}
-        if exclude:
-            data = {k: v for k, v in data.items() if k not in exclude}
-        _display(json.dumps(data, ensure_ascii=False), json.dumps(md, ensure_ascii=False))
-
-
-def clear_output(wait=False):
-    """Clear the cell's output, now or (wait=True) when the next output arrives."""
-    _clear_output(bool(wait))
-
-
 def input(prompt=""):
     """Read a line from the frontend (input_request)."""
-    return _input(str(prompt), False)
+    return _read(str(prompt), False, "raw_input")
 
 
 def getpass(prompt="Password: ", stream=None):
     """Read a password from the frontend (input_request with password=True)."""
-    return _input(str(prompt), True)
+    return _read(str(prompt), True, "getpass")
+
+
+def _read(prompt, password, name):
+    line = _input(prompt, password)
+    if line is None:
+        raise shell()._stdin_error(
+            "%s was called, but this frontend does not support input requests." % name)
+    return line
 
 
 def help(*args):
@@ -213,204 +273,16 @@ def help(*args):
     if len(args) > 1:
         raise TypeError("help() takes at most 1 argument (%d given)" % len(args))
     obj = args[0]
+    sh = shell()
     if isinstance(obj, str):
-        found, value = resolve(obj, import_it=True)
-        if not found:
-            print("No Python documentation found for %r." % obj)
-            return
-        page(obj, value, 0)
+        sh.run_line_magic("pinfo", obj)
         return
-    name = getattr(obj, "__name__" if inspect.ismethod(obj) else "__qualname__", None)
-    page(name if isinstance(name, str) else type(obj).__name__, obj, 0)
+    name = getattr(obj, "__qualname__", None)
+    sh.inspector.pinfo(obj, name if isinstance(name, str) else "", detail_level=0,
+                       enable_html_pager=False)
 
 
-# ---- names and descriptions ----------------------------------------------------------------
-
-_DOTTED = r"^[^\d\W]\w*(\.[^\d\W]\w*)*$"  # compiled (and cached) by re on first use
-
-
-def resolve(text, import_it=False, code=None):
-    """(found, value) of a dotted name: __main__'s then builtins' names, then attributes. With
-    import_it, a module name is imported; with `code`, a module the code imports is too."""
-    if not re.match(_DOTTED, text):
-        return False, None
-    parts = text.split(".")
-    namespace = __main__.__dict__
-    if parts[0] in namespace:
-        value = namespace[parts[0]]
-    elif hasattr(builtins, parts[0]):
-        value = getattr(builtins, parts[0])
-    elif import_it or (code is not None and _imports(code, parts[0])):
-        try:
-            value = __import__(parts[0])
-        except Exception:
-            return False, None
-    else:
-        return False, None
-    for part in parts[1:]:
-        try:
-            value = getattr(value, part)
-        except Exception:
-            return False, None
-    return True, value
-
-
-def _imports(code, module):
-    pattern = r"(^|[\s;])import\s+%s\s*($|[\s;,])" % re.escape(module)
-    return re.search(pattern, code, re.MULTILINE) is not None
-
-
-def _signature(obj):
-    try:
-        return str(inspect.signature(obj))
-    except (TypeError, ValueError):
-        return None
-
-
-def _string_form(obj):
-    try:
-        text = str(obj)
-    except Exception:
-        return "<str() failed>"
-    return text[:100] + " <...> " + text[-100:] if len(text) > 200 else text
-
-
-def _source(obj):
-    try:
-        return inspect.getsource(obj).rstrip("\n")
-    except (OSError, TypeError):
-        return None
-
-
-def _file(obj):
-    try:
-        return inspect.getsourcefile(obj) or inspect.getfile(obj)
-    except (OSError, TypeError):
-        return None
-
-
-def describe(name, obj, detail_level):
-    """IPython's description of `obj`, named `name` in the code: labels aligned after the
-    longest, a multi-line value on the lines after its label."""
-    doc = inspect.getdoc(obj) or "<no docstring>"
-    type_name = type(obj).__name__
-    fields = []
-    if isinstance(obj, type):
-        sig = _signature(obj)
-        if sig:
-            fields.append(("Init signature", name + sig))
-        fields.append(("Docstring", doc))
-        if detail_level > 0:
-            fields.append(("Source", _source(obj)))
-        fields.append(("File", _file(obj)))
-        fields.append(("Type", type_name))
-    elif inspect.isroutine(obj) or (inspect.ismethod(obj)):
-        sig = _signature(obj)
-        if sig:
-            fields.append(("Signature", name + sig))
-        fields.append(("Docstring", doc))
-        if detail_level > 0:
-            fields.append(("Source", _source(obj)))
-        fields.append(("File", _file(obj)))
-        fields.append(("Type", type_name))
-    elif callable(obj) and not inspect.ismodule(obj):
-        call = getattr(type(obj), "__call__", None)
-        sig = _signature(obj) if call is not None else None
-        if sig:
-            fields.append(("Call signature", name + sig))
-        fields.append(("Type", type_name))
-        fields.append(("String form", _string_form(obj)))
-        fields.append(("Docstring", doc))
-    else:
-        fields.append(("Type", type_name))
-        fields.append(("String form", _string_form(obj)))
-        if inspect.ismodule(obj):
-            fields.append(("File", _file(obj)))
-        elif isinstance(obj, (str, bytes, list, tuple, dict, set, frozenset)):
-            fields.append(("Length", str(len(obj))))
-        fields.append(("Docstring", doc))
-    fields = [(label, value) for label, value in fields if value]
-    width = max(len(label) for label, _ in fields) + 1
-    lines = []
-    for label, value in fields:
-        if "\n" in value:
-            lines.append("%s:\n%s" % (label, value))
-        else:
-            lines.append("%s:%s%s" % (label, " " * (width - len(label)), value))
-    return "\n".join(lines)
-
-
-def page(name, obj, detail_level):
-    """Sends the description of `obj` to the pager."""
-    _page(json.dumps({"text/plain": describe(name, obj, detail_level)}, ensure_ascii=False))
-
-
-def _is_expression(text):
-    try:
-        compile(text, "<string>", "eval")
-    except (SyntaxError, ValueError):
-        return False
-    return True
-
-
-def find_pinfo(code):
-    """A cell whose last line is `expr?`, `expr??` or `?expr`: (the line's start as a byte
-    offset, the expression, the detail level); None for any other cell."""
-    end = len(code.rstrip())
-    start = code.rfind("\n", 0, end) + 1
-    if start > 0 and code[start:start + 1] in (" ", "\t"):
-        return None  # inside a block: an ordinary (invalid) line
-    line = code[start:end]
-    body = line.rstrip("?")
-    marks = len(line) - len(body)
-    if marks == 0:
-        body = line.lstrip("?")
-        marks = len(line) - len(body)
-    body = body.strip()
-    if marks == 0 or marks > 2 or not body or not _is_expression(body):
-        return None
-    return _byte(code, start), body, marks - 1
-
-
-def page_expression(text, detail_level):
-    """`expr?`: a dotted name is looked up, any other expression evaluated."""
-    found, value = resolve(text)
-    if not found and not re.match(_DOTTED, text):
-        value, found = eval(compile(text, "<string>", "eval"), __main__.__dict__), True
-    if not found:
-        print("Object `%s` not found." % text)
-        return
-    page(text, value, detail_level)
-
-
-# ---- running cells -------------------------------------------------------------------------
-
-
-# ---- completion ----------------------------------------------------------------------------
-
-_FROM_IMPORT = r"^\s*from\s+([\w.]+)\s+import\s+(\w+\s*,\s*)*$"
-_IMPORT = r"^\s*(import\s+([\w.]+(\s+as\s+\w+)?\s*,\s*)*|from\s+)$"
-_module_names = None
-
-
-def _modules():
-    global _module_names
-    if _module_names is None:
-        names = set(sys.builtin_module_names)
-        names.update(name for _, name, _ in pkgutil.iter_modules())
-        _module_names = names
-    return _module_names | {name.partition(".")[0] for name in sys.modules}
-
-
-def _attributes(obj):
-    try:
-        return set(dir(obj))
-    except Exception:
-        return set()
-
-
-def _is_name_char(ch):
-    return ch == "_" or ch.isalnum()
+# ---- completion, inspection, is_complete ---------------------------------------------------
 
 
 def _byte(code, index):
@@ -422,148 +294,62 @@ def _index(code, byte):
 
 
 def complete(code, cursor):
-    """(matches, start, end): names that replace code[start:end] (byte offsets)."""
+    """(matches, start, end, types_json): completions (jedi's, through IPython) that replace
+    code[start:end] (byte offsets), and their types for the reply's metadata."""
+    sh = shell()  # first: the loader thread may still be importing IPython
+    from IPython.core.completer import provisionalcompleter, rectify_completions
+
     cursor = _index(code, cursor)
-    start = cursor
-    while start > 0 and _is_name_char(code[start - 1]):
-        start -= 1
-    if code[start:start + 1].isdigit():
-        return [], _byte(code, start), _byte(code, cursor)
-    prefix = code[start:cursor]
-    before = code[code.rfind("\n", 0, start) + 1:start]
-    names = set()
-    match = re.match(_FROM_IMPORT, before)
-    if match:
-        try:
-            names = _attributes(__import__(match.group(1), fromlist=["*"]))
-        except Exception:
-            pass
-    elif re.match(_IMPORT, before):
-        names = _modules()
-    elif start > 0 and code[start - 1] == ".":
-        base = start - 1
-        while base > 0 and (_is_name_char(code[base - 1]) or code[base - 1] == "."):
-            base -= 1
-        found, obj = resolve(code[base:start - 1], code=code)
-        if found:
-            names = _attributes(obj)
-    else:
-        names = set(__main__.__dict__) | set(dir(builtins)) | set(keyword.kwlist)
-    matches = sorted(name for name in names
-                     if isinstance(name, str) and name.startswith(prefix)
-                     and (prefix.startswith("_") or not name.startswith("_")))
-    return matches, _byte(code, start), _byte(code, cursor)
-
-
-# ---- inspection ----------------------------------------------------------------------------
-
-
-def _name_at(code, cursor):
-    """The dotted name around `cursor`, or the callable of the innermost call the cursor is in
-    (IPython's token_at_cursor gives calls the priority); None if none."""
-    depth = 0
-    for i in range(cursor, 0, -1):
-        ch = code[i - 1]
-        if ch in ")]}":
-            depth += 1
-        elif ch in "[{":
-            depth -= 1
-        elif ch == "(":
-            if depth == 0:
-                end = i - 1
-                while end > 0 and code[end - 1] in " \t":
-                    end -= 1
-                begin = end
-                while begin > 0 and (_is_name_char(code[begin - 1]) or code[begin - 1] == "."):
-                    begin -= 1
-                if begin < end and not code[begin].isdigit():
-                    return code[begin:end]
-                break
-            depth -= 1
-        if depth < 0:
-            break
-    begin = end = cursor
-    while begin > 0 and (_is_name_char(code[begin - 1]) or code[begin - 1] == "."):
-        begin -= 1
-    while end < len(code) and _is_name_char(code[end]):
-        end += 1
-    while begin < end and code[begin] == ".":
-        begin += 1
-    return code[begin:end] if begin < end else None
+    with provisionalcompleter():
+        found = list(rectify_completions(code, sh.Completer.completions(code, cursor)))
+    if not found:
+        return [], _byte(code, cursor), _byte(code, cursor), "[]"
+    start, end = found[0].start, found[0].end
+    types = [{"start": c.start, "end": c.end, "text": c.text, "type": c.type,
+              "signature": c.signature} for c in found]
+    return ([c.text for c in found], _byte(code, start), _byte(code, end), sh._dumps(types))
 
 
 def inspect_at(code, cursor, detail_level):
-    """The description of the object at byte `cursor`, or None."""
-    name = _name_at(code, _index(code, cursor))
-    if not name:
-        return None
-    found, value = resolve(name)
-    if not found:
-        return None
-    return describe(name, value, detail_level)
+    """The MIME bundle (JSON) describing the object at byte `cursor`, or None."""
+    sh = shell()  # first: the loader thread may still be importing IPython
+    from IPython.utils.tokenutil import token_at_cursor
 
-
-# ---- is_complete ---------------------------------------------------------------------------
-
-
-def _last_block_indent(code):
-    """The indentation of the last logical line when it is inside a block, else None."""
-    depth, indents, last = 0, [""], None
+    name = token_at_cursor(code, _index(code, cursor))
     try:
-        for tok in tokenize.generate_tokens(io.StringIO(code).readline):
-            if tok.type == tokenize.INDENT:
-                indents.append(tok.string)
-            elif tok.type == tokenize.DEDENT:
-                indents.pop()
-            elif tok.type == tokenize.NEWLINE:
-                last = indents[-1]
-    except (tokenize.TokenError, IndentationError, SyntaxError):
+        bundle = sh.object_inspect_mime(name, detail_level=detail_level)
+    except KeyError:
         return None
-    return last or None
+    if not sh.enable_html_pager:
+        bundle.pop("text/html", None)
+    return sh._dumps(bundle)
 
 
 def is_complete(code):
-    """("complete" | "incomplete" | "invalid", the next line's indentation)."""
-    try:
-        compile(code, "<input>", "exec", _INCOMPLETE_INPUT)
-    except SyntaxError as e:
-        if e.msg == "incomplete input":
-            last = code.rstrip("\n").rsplit("\n", 1)[-1]
-            indent = last[:len(last) - len(last.lstrip(" \t"))]
-            if last.rstrip().endswith(":"):
-                indent += "    "
-            return "incomplete", indent
-        if find_pinfo(code) is not None:
-            return "complete", None
-        return "invalid", None
-    except (ValueError, OverflowError):
-        return "invalid", None
-    stripped = code.rstrip(" \t")
-    if not stripped.endswith("\n\n"):
-        indent = _last_block_indent(code)
-        if indent:
-            return "incomplete", indent
-    return "complete", None
+    """("complete" | "incomplete" | "invalid" | "unknown", the next line's indentation)."""
+    status, indent = shell().input_transformer_manager.check_complete(code)
+    return status, " " * indent if status == "incomplete" and indent is not None else None
 
 
 # ---- start-up ------------------------------------------------------------------------------
 
 
 def install():
-    """Puts the notebook's builtins and streams in place (at start and after a reset)."""
-    builtins.display = display
-    builtins.clear_output = clear_output
+    """Starts loading IPython and puts the notebook's builtins in place (at start)."""
+    global _loader
     builtins.input = input
     builtins.help = help
-    _getpass.getpass = getpass
-    sys.stdin = _Stdin()
+    import getpass as getpass_module
+    getpass_module.getpass = getpass
+    # Matplotlib's figures come out inline (as image/png) unless the user chose a backend.
+    os.environ.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")
+    if _loader is None and _shell is None:
+        _loader = threading.Thread(target=_load, name="trellis-ipython-loader", daemon=True)
+        _loader.start()
 
 
 def reset():
-    """Forgets every name of __main__ but the module's own dunders."""
-    namespace = __main__.__dict__
-    keep = {k: namespace[k] for k in ("__name__", "__doc__", "__builtins__", "__loader__",
-                                      "__spec__", "__package__") if k in namespace}
-    namespace.clear()
-    namespace.update(keep)
+    """Forgets every name of the user's namespace (a restart without a new process)."""
+    sh = shell()
+    sh.reset(new_session=True)
     install()

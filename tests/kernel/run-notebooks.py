@@ -6,11 +6,12 @@ code cell's outputs with the outputs stored in the notebook.
 A cell whose output cannot be compared (timings, addresses) opts out with the tag
 `trellis-nocompare` and a reason in its metadata: {"trellis": {"nocompare_reason": "…"}}; a tag
 without a reason is an error. Outputs are compared without metadata and execution counts,
-consecutive stream outputs merged (as nbclient merges them), errors by ename and evalue.
+consecutive stream outputs merged (as nbclient merges them), errors by ename and evalue, and
+the name of a cell's code file in printed tracebacks read as "<cell>".
 Everything left out is said: each cell not compared is printed with its reason, and the exit
 status is 77 (skipped) with the reason printed when the directory holds no notebook.
 """
-import glob, os, sys
+import glob, os, re, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from tkclient import KernelSpecDir  # noqa: E402
@@ -21,8 +22,14 @@ from nbclient import NotebookClient  # noqa: E402
 TAG = "trellis-nocompare"
 
 
+# A cell's code file: "<cell N>" (the command line) or the path the kernel compiles it under
+# for debuggers (kernel-cellfile.h: <tmp>/trellis_<pid>/<hash>.py). Tracebacks that user code
+# prints (traceback.print_exc) name it; the number and the path differ from run to run.
+CELL_FILE = re.compile(r"<cell \d+>|(?:/[^\s\"'/]+)*/trellis_\d+/\d+\.py|(?<=\()\d+\.py(?=, line)")
+
+
 def text(value):
-    return "".join(value) if isinstance(value, list) else value
+    return CELL_FILE.sub("<cell>", "".join(value) if isinstance(value, list) else value)
 
 
 def normalise(outputs):
@@ -35,7 +42,7 @@ def normalise(outputs):
             else:
                 out.append(dict(output_type="stream", name=o["name"], text=text(o["text"])))
         elif kind == "error":
-            out.append(dict(output_type="error", ename=o["ename"], evalue=o["evalue"]))
+            out.append(dict(output_type="error", ename=o["ename"], evalue=text(o["evalue"])))
         else:
             out.append(dict(output_type=kind,
                             data={k: text(v) for k, v in o.get("data", {}).items()}))
