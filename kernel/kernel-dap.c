@@ -377,11 +377,30 @@ on_stopped_threads(TkDap *dap, json_t *event, json_t *threads_response)
   publish_event(dap, event);
 }
 
+/* Requests that resume stopped threads once they succeed. */
+static bool
+resumes(json_t *resp)
+{
+  static const char *const commands[] = {"continue", "next", "stepIn", "stepOut"};
+  const char *command = json_string_value(json_object_get(resp, "command"));
+  if (!command || !json_is_true(json_object_get(resp, "success")))
+    return false;
+  for (size_t i = 0; i < G_N_ELEMENTS(commands); i++)
+    if (strcmp(command, commands[i]) == 0)
+      return true;
+  return false;
+}
+
 static void
 on_response(TkDap *dap, json_t *resp)
 {
   gpointer key = GINT_TO_POINTER((int)json_integer_value(json_object_get(resp, "request_seq")));
   g_mutex_lock(&dap->lock);
+  /* Here, in the order debugpy sent them, rather than when the control thread gets the
+   * response: the next stop's event may already follow it. debugpy resumes every thread on
+   * each of these (its "continued" events come later and say so too). */
+  if (resumes(resp))
+    g_hash_table_remove_all(dap->stopped);
   json_t *event = NULL;
   if (g_hash_table_steal_extended(dap->stop_events, key, NULL, (gpointer *)&event)) {
     g_mutex_unlock(&dap->lock);

@@ -320,8 +320,10 @@ tk_recv_frames_fd(void *socket, int flags, int *fd)
       return NULL;
     }
     bool more = zmq_msg_more(part);
-    if (fd && frames->len == 0)
-      *fd = zmq_msg_get(part, ZMQ_SRCFD); /* -1 when ZeroMQ cannot tell */
+    /* A ROUTER's routing-id frame is made by the socket and has no fd; the frames after it
+     * came over the connection. */
+    if (fd && *fd < 0)
+      *fd = zmq_msg_get(part, ZMQ_SRCFD);
     if (frames->len < cap)
       g_ptr_array_add(frames, g_bytes_new_with_free_func(zmq_msg_data(part), zmq_msg_size(part),
                                                          free_zmq_msg, part));
