@@ -51,13 +51,17 @@ static pthread_t main_pthread;
 static volatile sig_atomic_t wake_installed;
 
 /* A blocking call of the main thread (time.sleep, a read) sees a tripped signal only when a
- * signal interrupts it; a request from another thread sends it this one, whose handler does
- * nothing, so that the call fails with EINTR and Python checks its signals. */
+ * signal interrupts it; a request from another thread sends it this one, so that the call fails
+ * with EINTR and Python checks its signals. Its handler trips SIGINT again, on the main thread:
+ * CPython 3.11 (outside Windows) raises its eval loop's "check for signals" flag only when the
+ * thread tripping a signal is the main thread, so a request from another thread alone would
+ * leave a running loop going. */
 #define TP_WAKE_SIGNAL (SIGRTMIN + 3)
 
 static void
 on_wake(int signum)
 {
+  PyErr_SetInterruptEx(SIGINT); /* async-signal-safe */
 }
 
 void
