@@ -988,6 +988,12 @@ tk_dap_close(TkDap *dap)
     g_autoptr(json_t) resp = end_session(dap, NULL);
   }
   close_connection(dap);
+  if (dap->host && dap->interp->debug) {
+    /* debugpy's threads end before the interpreter does */
+    g_autoptr(json_t) none = json_object();
+    g_autofree char *message = NULL;
+    g_autoptr(json_t) done = dap->interp->debug(dap->interp->self, "shutdown", none, &message);
+  }
 }
 
 bool

@@ -2,7 +2,7 @@
 
 kernel-dap.c serves the protocol and talks to debugpy; it calls handle(command, arguments)
 through the interpreter's `debug` operation, on the kernel's control thread, for what needs the
-interpreter itself: starting debugpy ("listen") and looking at the user's namespace when no
+interpreter itself: starting and stopping debugpy ("listen", "shutdown") and looking at the user's namespace when no
 thread is stopped (inspectVariables, variables, richInspectVariables), the source of code that
 has no file, the loaded modules. handle() returns a JSON text; a failure is an exception, whose
 text becomes the response's message.
@@ -52,8 +52,10 @@ def _trace_cell_thread():
     if _cell_thread_traced:
         return
     _cell_thread_traced = True
-    import debugpy
-    debugpy.debug_this_thread()
+    import pydevd
+    # This thread only: pydevd's way to every thread is a native helper (attach.so) whose
+    # objects are never freed.
+    pydevd.settrace(suspend=False, trace_only_current_thread=True, notify_stdin=False)
 
 
 def _listen(arguments):
@@ -61,13 +63,34 @@ def _listen(arguments):
     if _address is None:
         # Debian's CPython has frozen stdlib modules; pydevd warns about them on every start.
         os.environ.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
+        # IPython is still being imported on its loader thread if the kernel just started:
+        # the debugger starts once it is done, so that pydevd does not trace that import.
+        loader = getattr(_kernel_module(), "_loader", None)
+        if loader is not None:
+            loader.join()
         import debugpy
-        host, port = debugpy.listen(("127.0.0.1", 0))
+        # pydevd starts by tracing every thread but its own and those marked so, through its
+        # native helper; the thread that runs cells traces itself instead, from its next cell.
+        main = threading.main_thread()
+        main.pydev_do_not_trace = True
+        try:
+            host, port = debugpy.listen(("127.0.0.1", 0))
+        finally:
+            del main.pydev_do_not_trace
         _address = (host, port)
         hooks = getattr(_kernel_module(), "pre_cell_hooks", None)
         if hooks is not None:
             hooks.append(_trace_cell_thread)
     return {"host": _address[0], "port": _address[1]}
+
+
+def _shutdown(arguments):
+    """The kernel exits: pydevd stops tracing and its threads end (and with them debugpy's
+    adapter), rather than being abandoned, still holding what they read, at finalisation."""
+    if _address is not None:
+        import pydevd
+        pydevd.stoptrace()
+    return {}
 
 
 # ---- the user's namespace, when no thread is stopped ------------------------------------
@@ -230,6 +253,7 @@ def _modules(arguments):
 
 _COMMANDS = {
     "listen": _listen,
+    "shutdown": _shutdown,
     "inspectVariables": _inspect_variables,
     "variables": _variables,
     "richInspectVariables": _rich_inspect_variables,
