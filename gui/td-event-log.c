@@ -137,7 +137,11 @@ kind_color(const TrEvent *ev)
       return "td_eager_color";
     case TR_EVENT_ERROR:
     case TR_EVENT_RETRACING_WARNING:
+    case TR_EVENT_BREAKPOINT_BYPASSED: /* the user expected a stop that did not come */
       return "td_error_color";
+    case TR_EVENT_DEBUGGER_STOPPED:
+    case TR_EVENT_DEBUGGER_CONTINUED:
+      return "td_paused_color";
     default:
       return NULL;
   }

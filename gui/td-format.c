@@ -67,6 +67,9 @@ static const char *const kind_labels[] = {
     [TR_EVENT_EAGER_TOGGLED] = "eager mode",
     [TR_EVENT_RETRACING_WARNING] = "retracing warning",
     [TR_EVENT_ERROR] = "error",
+    [TR_EVENT_DEBUGGER_STOPPED] = "debugger stopped",
+    [TR_EVENT_DEBUGGER_CONTINUED] = "debugger continued",
+    [TR_EVENT_BREAKPOINT_BYPASSED] = "breakpoint bypassed",
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(kind_labels) == TR_EVENT_N_KINDS);
 
@@ -208,6 +211,37 @@ details_error(const TrEvent *ev)
   return g_strdup_printf("%s: %s", ev->name ? ev->name : "Error", text);
 }
 
+char *
+td_format_pause(const TrEvent *stopped)
+{
+  g_return_val_if_fail(stopped != NULL, g_strdup(""));
+  GString *out = g_string_new("Paused");
+  if (stopped->file && *stopped->file)
+    g_string_append_printf(out, " at %s", stopped->file);
+  if (stopped->line > 0)
+    g_string_append_printf(out, ", line %" G_GINT64_FORMAT, stopped->line);
+  if (stopped->name && *stopped->name)
+    g_string_append_printf(out, ", in %s", stopped->name);
+  if (stopped->reason && *stopped->reason) {
+    g_autofree char *text = first_line(stopped->text);
+    g_string_append_printf(out, " (%s%s%s)", stopped->reason, *text ? ": " : "", text);
+  }
+  if (stopped->fn_name && stopped->tracing)
+    g_string_append_printf(out, " — while tracing %s: its tensors are symbolic", stopped->fn_name);
+  else if (stopped->fn_name)
+    g_string_append_printf(out, " — in %s, run eagerly", stopped->fn_name);
+  return g_string_free(out, FALSE);
+}
+
+static char *
+details_continued(const TrEvent *ev)
+{
+  if (ev->dur_ns <= 0)
+    return g_strdup("running again");
+  g_autofree char *dur = td_format_duration_ns(ev->dur_ns);
+  return g_strdup_printf("running again after %s paused", dur);
+}
+
 static const DetailsFunc details_funcs[TR_EVENT_N_KINDS] = {
     [TR_EVENT_CELL_START] = details_cell_start,
     [TR_EVENT_CELL_END] = details_span_end,
@@ -224,6 +258,9 @@ static const DetailsFunc details_funcs[TR_EVENT_N_KINDS] = {
     [TR_EVENT_EAGER_TOGGLED] = details_eager,
     [TR_EVENT_RETRACING_WARNING] = details_text,
     [TR_EVENT_ERROR] = details_error,
+    [TR_EVENT_DEBUGGER_STOPPED] = td_format_pause,
+    [TR_EVENT_DEBUGGER_CONTINUED] = details_continued,
+    [TR_EVENT_BREAKPOINT_BYPASSED] = details_text,
 };
 
 char *

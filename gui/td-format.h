@@ -24,6 +24,10 @@ const char *td_format_kind_label(TrEventKind kind);
 char *td_format_site(const char *file, gint64 line);
 /* Retrace causes joined with `sep` ("arg 'x': …; first call"); "" when there are none. */
 char *td_format_causes(GPtrArray *causes, const char *sep);
+/* Where and why a debugger holds the kernel paused, from its debugger_stopped event: "Paused at
+ * <cell 3>, line 2, in f (breakpoint) — while tracing f: its tensors are symbolic". Transfer
+ * full. */
+char *td_format_pause(const TrEvent *stopped);
 /* One line saying what the event carries, for the log's last column. Transfer full. */
 char *td_format_event_details(const TrEvent *ev);
 

@@ -265,11 +265,19 @@ struct _TdStore {
   TdEventList *events;   /* the events model */
   guint n_events_shown;  /* length of the events model as last announced */
   bool eager;            /* last eager value announced */
+  guint64 paused_seq;    /* sequence number of the stop last announced (0: running) */
   guint fn_interval_ms;  /* refresh Functions at most this often (0: every batch) */
   guint fn_timeout_id;   /* pending refresh, or 0 */
 };
 
-enum { SIG_RESET, SIG_EVENTS_CHANGED, SIG_FUNCTION_CHANGED, SIG_EAGER_CHANGED, N_SIGNALS };
+enum {
+  SIG_RESET,
+  SIG_EVENTS_CHANGED,
+  SIG_FUNCTION_CHANGED,
+  SIG_EAGER_CHANGED,
+  SIG_PAUSED_CHANGED,
+  N_SIGNALS
+};
 static guint signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE(TdStore, td_store, G_TYPE_OBJECT)
@@ -318,6 +326,9 @@ td_store_class_init(TdStoreClass *klass)
   signals[SIG_EAGER_CHANGED] =
       g_signal_new("eager-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                    NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
+  signals[SIG_PAUSED_CHANGED] =
+      g_signal_new("paused-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                   NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
 }
 
 static void
@@ -365,6 +376,18 @@ announce_eager(TdStore *self)
   g_signal_emit(self, signals[SIG_EAGER_CHANGED], 0, eager);
 }
 
+/* A new stop (another place after a step) is announced as well as a change of paused. */
+static void
+announce_paused(TdStore *self)
+{
+  const TrEvent *paused = tr_state_paused(self->state);
+  guint64 seq = paused ? paused->seq : 0;
+  if (seq == self->paused_seq)
+    return;
+  self->paused_seq = seq;
+  g_signal_emit(self, signals[SIG_PAUSED_CHANGED], 0, paused != NULL);
+}
+
 void
 td_store_load(TdStore *store, TrState *state)
 {
@@ -380,6 +403,7 @@ td_store_load(TdStore *store, TrState *state)
   g_list_model_items_changed(G_LIST_MODEL(store->events), 0, old_events, store->n_events_shown);
   g_signal_emit(store, signals[SIG_RESET], 0);
   announce_eager(store);
+  announce_paused(store);
 }
 
 /* New Functions listed (at most `limit`, 0: all), changed ones notified. */
@@ -450,6 +474,14 @@ td_store_apply_events(TdStore *store, GPtrArray *events)
   else if (store->fn_timeout_id == 0)
     store->fn_timeout_id = g_timeout_add(store->fn_interval_ms, on_function_beat, store);
   announce_eager(store);
+  announce_paused(store);
+}
+
+const TrEvent *
+td_store_get_paused(TdStore *store)
+{
+  g_return_val_if_fail(TD_IS_STORE(store), NULL);
+  return tr_state_paused(store->state);
 }
 
 TrState *

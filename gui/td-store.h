@@ -4,7 +4,8 @@
  * Everything here runs on the GTK main thread. Events arrive in batches (td_store_apply_events)
  * and each batch ends in one round of signals, not one per event, so that 100,000 events a
  * second do not flood the views: "events-changed" once per batch, "function-changed" once per
- * Function the batch touched, "eager-changed" when the switch moved, "reset" when a snapshot
+ * Function the batch touched, "eager-changed" when the switch moved, "paused-changed" when a
+ * debugger paused the kernel or let it run, "reset" when a snapshot
  * replaced everything (attach, re-sync after a gap, kernel restart).
  *
  * Models: td_store_get_functions() is a GListModel of TdFunctionItem (one per Function, in
@@ -48,6 +49,9 @@ TdStore *td_store_new(guint keep_events);
 void td_store_load(TdStore *store, TrState *state);
 /* Apply a batch of TrEvent* in sequence order (borrowed); emits the signals above. */
 void td_store_apply_events(TdStore *store, GPtrArray *events);
+/* The debugger_stopped event in force while a debugger holds the kernel paused, or NULL when it
+ * runs (tr_state_paused). Borrowed: valid until the next batch or snapshot. */
+const TrEvent *td_store_get_paused(TdStore *store);
 /* The state (borrowed; replaced on "reset"). */
 TrState *td_store_get_state(TdStore *store);
 GListModel *td_store_get_functions(TdStore *store); /* of TdFunctionItem, borrowed */
@@ -65,6 +69,7 @@ gboolean td_store_export_perfetto(TdStore *store, const char *path, GError **err
  *   "events-changed"   (guint n_removed_front, guint n_added_back)
  *   "function-changed" (gint64 fn_id)   after its TdFunctionItem notified
  *   "eager-changed"    (gboolean enabled)
+ *   "paused-changed"   (gboolean paused)   paused, running again, or paused elsewhere (a step)
  */
 
 G_END_DECLS

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "td-event-log.h"
+#include "td-format.h"
 #include "td-functions-view.h"
 #include "td-traces-view.h"
 #include "td-graph-view.h"
@@ -45,6 +46,8 @@ struct _TdWindow {
   GtkSwitch *eager_switch;         /* "Run functions eagerly" */
   GtkInfoBar *info_bar;            /* errors and warnings */
   GtkLabel *info_label;            /* the info bar's text */
+  GtkInfoBar *pause_bar;           /* shown while a debugger holds the kernel paused */
+  GtkLabel *pause_label;           /* where and why it is paused */
   GtkStack *main_stack;            /* "welcome" or "session" */
   GtkListBox *kernel_list;         /* running kernels on the welcome page */
   GtkBox *timeline_box;            /* holds the timeline */
@@ -118,6 +121,8 @@ set_status(TdWindow *self, TdClientStatus status, const char *message)
                            status == TD_CLIENT_LIVE || status == TD_CLIENT_RUNNING);
 
   if (status == TD_CLIENT_FAILED || status == TD_CLIENT_LOST) {
+    /* Nobody holds a lost kernel paused any more, as far as the window can know. */
+    gtk_info_bar_set_revealed(self->pause_bar, FALSE);
     g_autofree char *text = g_strdup_printf(
         "%s%s%s",
         status == TD_CLIENT_LOST ? "The kernel stopped answering." : "The session could not start.",
@@ -161,10 +166,32 @@ on_store_eager_changed(TdStore *store, gboolean enabled, gpointer user_data)
   sync_eager(TD_WINDOW(user_data));
 }
 
+/* ---- a debugger's pause ---- */
+
+/* The pause bar follows the store: shown with where the kernel stopped, hidden when it runs
+ * (a debugger_continued, or a snapshot taken while it ran). */
+static void
+sync_paused(TdWindow *self)
+{
+  const TrEvent *paused = self->store ? td_store_get_paused(self->store) : NULL;
+  if (paused) {
+    g_autofree char *text = td_format_pause(paused);
+    gtk_label_set_text(self->pause_label, text);
+  }
+  gtk_info_bar_set_revealed(self->pause_bar, paused != NULL);
+}
+
+static void
+on_store_paused_changed(TdStore *store, gboolean paused, gpointer user_data)
+{
+  sync_paused(TD_WINDOW(user_data));
+}
+
 static void
 on_store_reset(TdStore *store, gpointer user_data)
 {
   sync_eager(TD_WINDOW(user_data));
+  sync_paused(TD_WINDOW(user_data));
 }
 
 /* ---- the graph ---- */
@@ -293,6 +320,7 @@ begin_session(TdWindow *self, const char *title, const char *subtitle, gboolean 
   td_store_set_function_interval(self->store, 100);
   g_signal_connect(self->store, "eager-changed", G_CALLBACK(on_store_eager_changed), self);
   g_signal_connect(self->store, "reset", G_CALLBACK(on_store_reset), self);
+  g_signal_connect(self->store, "paused-changed", G_CALLBACK(on_store_paused_changed), self);
   td_functions_view_set_store(self->functions_view, self->store);
   td_traces_view_set_store(self->traces_view, self->store);
   td_event_log_set_store(self->event_log, self->store);
@@ -307,6 +335,7 @@ begin_session(TdWindow *self, const char *title, const char *subtitle, gboolean 
   gtk_stack_set_visible_child_name(self->main_stack, "session");
   gtk_widget_action_set_enabled(GTK_WIDGET(self), "win.export", TRUE);
   sync_eager(self);
+  sync_paused(self);
 }
 
 /* Undo begin_session when the client could not start. */
@@ -319,6 +348,7 @@ end_session(TdWindow *self)
   if (self->store)
     g_signal_handlers_disconnect_by_data(self->store, self);
   g_clear_object(&self->store);
+  sync_paused(self);
   gtk_stack_set_visible_child_name(self->main_stack, "welcome");
   gtk_widget_action_set_enabled(GTK_WIDGET(self), "win.export", FALSE);
   gtk_label_set_text(self->title_label, "Trellis Debugger");
@@ -706,6 +736,8 @@ td_window_class_init(TdWindowClass *klass)
   BIND(subtitle_label);
   BIND(eager_switch);
   BIND(info_bar);
+  BIND(pause_bar);
+  BIND(pause_label);
   BIND(info_label);
   BIND(main_stack);
   BIND(kernel_list);

@@ -1,6 +1,7 @@
 /* tp-asan.h — AddressSanitizer's defaults for the programs whose work is running Python code
- * (the command line, the kernel, the in-process client's test; not the debugger, whose GTK
- * allocations would crawl).
+ * (the command line and the in-process client's test; not the debugger, whose GTK
+ * allocations would crawl, nor the kernel, which imports IPython in every process: see
+ * kernel-main.c).
  *
  * Allocations made under CPython get whole stacks (libpython has no frame pointers), so that
  * the suppressions in tools/lsan.supp can name the import that leaked; ASAN_OPTIONS still

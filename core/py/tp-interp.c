@@ -50,18 +50,19 @@ static TpInterp *the_interp;
 static pthread_t main_pthread;
 static volatile sig_atomic_t wake_installed;
 
-/* A blocking call of the main thread (time.sleep, a read) sees a tripped signal only when a
- * signal interrupts it; a request from another thread sends it this one, so that the call fails
- * with EINTR and Python checks its signals. Its handler trips SIGINT again, on the main thread:
- * CPython 3.11 (outside Windows) raises its eval loop's "check for signals" flag only when the
- * thread tripping a signal is the main thread, so a request from another thread alone would
- * leave a running loop going. */
+/* A request from another thread sends the main thread this signal. Its handler, on the main
+ * thread, trips SIGINT again: CPython 3.11 sets its eval breaker for a tripped signal only
+ * when the thread tripping it may handle signals, so a loop of the main thread would not see
+ * a request tripped elsewhere; and a blocking call (time.sleep, a read) fails with EINTR (no
+ * SA_RESTART), so that Python checks its signals. */
 #define TP_WAKE_SIGNAL (SIGRTMIN + 3)
 
 static void
 on_wake(int signum)
 {
+  int saved = errno;
   PyErr_SetInterruptEx(SIGINT); /* async-signal-safe */
+  errno = saved;
 }
 
 void
@@ -73,6 +74,11 @@ tp_interrupt(void)
     pthread_kill(main_pthread, TP_WAKE_SIGNAL);
 }
 
+/* Whether tp_interrupt_thread may have left an asynchronous KeyboardInterrupt pending. */
+static atomic_bool async_sent;
+/* A Python function that does nothing (`lambda: None`), made at start-up. */
+static PyObject *noop;
+
 void
 tp_interrupt_thread(TpInterp *interp)
 {
@@ -81,9 +87,9 @@ tp_interrupt_thread(TpInterp *interp)
   PyGILState_STATE gil = PyGILState_Ensure();
   unsigned long thread = atomic_load(&interp->running_thread);
   if (thread == interp->main_thread)
-    PyErr_SetInterruptEx(SIGINT); /* also cuts a time.sleep short */
-  else if (thread != 0)
-    PyThreadState_SetAsyncExc(thread, PyExc_KeyboardInterrupt);
+    tp_interrupt(); /* also cuts a time.sleep short */
+  else if (thread != 0 && PyThreadState_SetAsyncExc(thread, PyExc_KeyboardInterrupt) > 0)
+    atomic_store(&async_sent, true);
   PyGILState_Release(gil);
 }
 
@@ -101,11 +107,19 @@ drop_stale_interrupts(void)
 {
   tf_interrupt_clear();
   (void)PyOS_InterruptOccurred(); /* clears a tripped SIGINT (main thread only) */
-  /* Only when one is pending: in CPython 3.11 SetAsyncExc(id, NULL) raises the interpreter's
-   * "async exception pending" flag, which only a delivered exception lowers, so the eval loop
-   * would take its slow path forever, and a traced thread (debugpy's) loops at a call. */
-  if (PyThreadState_Get()->async_exc)
-    PyThreadState_SetAsyncExc(PyThread_get_thread_ident(), NULL);
+  if (!atomic_exchange(&async_sent, false) || !noop)
+    return;
+  /* An asynchronous exception may still wait for this thread. PyThreadState_SetAsyncExc(id,
+   * NULL) would drop it but leave the interpreter's eval breaker set for good (CPython 3.11
+   * clears it only when it raises one): every call and loop would take the slow path, and a
+   * profiler or tracer would spin on it. So one is made pending for sure, raised by a Python
+   * function that does nothing, and dropped. */
+  PyThreadState_SetAsyncExc(PyThread_get_thread_ident(), PyExc_KeyboardInterrupt);
+  PyObject *r = PyObject_CallNoArgs(noop); /* owned */
+  if (r)
+    Py_DECREF(r);
+  else
+    PyErr_Clear();
 }
 
 /* ---- start-up ------------------------------------------------------------------------------ */
@@ -208,6 +222,14 @@ set_up(TpInterp *interp, const TpConfig *config)
   if (!main)
     return false;
   interp->globals = Py_NewRef(PyModule_GetDict(main));
+  if (!noop) {
+    PyObject *builtins = PyEval_GetBuiltins();                          /* borrowed */
+    PyObject *scope = Py_BuildValue("{s:O}", "__builtins__", builtins); /* owned */
+    noop = scope ? PyRun_String("lambda: None", Py_eval_input, scope, scope) : NULL;
+    Py_XDECREF(scope);
+    if (!noop)
+      return false;
+  }
   interp->tf = PyImport_ImportModule("tensorflow");
   if (!interp->tf)
     return false;
@@ -319,6 +341,7 @@ tp_interp_free(TpInterp *interp)
   g_return_val_if_fail(interp == the_interp, 0);
   g_return_val_if_fail(!interp->in_cell, 0);
   Py_CLEAR(interp->tf);
+  Py_CLEAR(noop);
   Py_CLEAR(interp->globals);
   /* The writers in sys keep their type alive until Python ends; their callbacks must work
    * until then (atexit handlers print). */

@@ -21,6 +21,7 @@
 
 #include "function-py.h"
 
+#include <limits.h>
 #include <string.h>
 #include <structmember.h>
 
@@ -1560,6 +1561,11 @@ typedef struct {
   int last_candidates;   /* the lookup's candidate count */
   PyObject *dict;        /* __dict__: __name__, __doc__, __wrapped__... (owned) */
   PyObject *weakreflist;
+  /* Breakpoints that cached calls pass by (breakpoint_bypassed; see bypass_check). */
+  guint64 bp_seen;      /* st->bp_generation when this Function last looked */
+  guint64 bp_file_seen; /* its file's TfBreakpoints.generation then (0: none) */
+  int body_first;       /* lines of the Python body: its first statement's line, */
+  int body_last;        /* its last line (nested functions included); 0: not computed yet */
 } Function;
 
 static void
@@ -1672,9 +1678,7 @@ call_site(TfState *st, TrCallSite *site)
   if (!frame)
     return NULL;
   PyCodeObject *code = PyFrame_GetCode(frame); /* owned */
-  PyObject *named = st->file_names ? PyDict_GetItemWithError(st->file_names, code->co_filename)
-                                   : NULL; /* borrowed */
-  const char *file = PyUnicode_AsUTF8(named ? named : code->co_filename);
+  const char *file = tf_event_file_name(st, code->co_filename);
   if (file)
     site->file = file;
   else
@@ -1712,6 +1716,7 @@ trace_once(TfState *st, Function *f, const TrTraceSig *sig, PyObject *const *bou
       .consts = g_hash_table_new(NULL, NULL),
       .allow_variables = allow_variables,
       .fn_name = tr_fn_get_name(f->fn),
+      .fn_id = tr_fn_get_id(f->fn),
   };
   if (ok) {
     st->trace = &trace;
@@ -1862,6 +1867,152 @@ raise_incompatible(Function *f, PyObject *const *args, Py_ssize_t n)
   g_strfreev(texts);
 }
 
+/* ---- breakpoints that cached calls pass by ----------------------------------------------------
+ *
+ * A cached call runs the graph, so a debugger's breakpoint in the Python body cannot stop it;
+ * breakpoint_bypassed says so. It is emitted once per Function after the breakpoints of its file
+ * change, on its first cached call since: per call it would flood the log of a training loop
+ * with one message, and per trace it would repeat what the user already read whenever shapes
+ * change. A changed breakpoint (or a re-run cell, which makes a new Function) is news again.
+ * Cached calls are hot: while no breakpoint was ever set, the whole cost is comparing
+ * st->bp_generation (0) with f->bp_seen (0). */
+
+/* Folds the lines of `code` and of the functions nested in it into [*first, *last]; the entries
+ * on its first line (the def or the first decorator, where the function is made, not run) do not
+ * count unless nothing else does. False with an exception set. */
+static bool
+code_lines(PyCodeObject *code, int *first, int *last)
+{
+  PyObject *lines = PyObject_CallMethod((PyObject *)code, "co_lines", NULL); /* owned */
+  PyObject *it = lines ? PyObject_GetIter(lines) : NULL;                     /* owned */
+  Py_XDECREF(lines);
+  if (!it)
+    return false;
+  PyObject *entry;
+  while ((entry = PyIter_Next(it))) {
+    PyObject *line = PyTuple_Check(entry) && PyTuple_GET_SIZE(entry) == 3
+                         ? PyTuple_GET_ITEM(entry, 2)
+                         : Py_None; /* borrowed */
+    long l = PyLong_Check(line) ? PyLong_AsLong(line) : 0;
+    Py_DECREF(entry);
+    if (l <= 0 || l > INT_MAX)
+      continue;
+    if (l > code->co_firstlineno && (*first == 0 || l < *first))
+      *first = (int)l;
+    *last = MAX(*last, (int)l);
+  }
+  Py_DECREF(it);
+  if (PyErr_Occurred())
+    return false;
+  for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(code->co_consts); i++) {
+    PyObject *c = PyTuple_GET_ITEM(code->co_consts, i); /* borrowed */
+    if (PyCode_Check(c) && !code_lines((PyCodeObject *)c, first, last))
+      return false;
+  }
+  return true;
+}
+
+/* The Function's body lines, computed on its first look. */
+static void
+body_lines(Function *f, PyCodeObject *code)
+{
+  int first = 0, last = 0;
+  if (!code_lines(code, &first, &last)) {
+    PyErr_Clear();
+    first = last = -1; /* never matches a breakpoint */
+  }
+  f->body_first = first ? first : code->co_firstlineno;
+  f->body_last = MAX(last, f->body_first);
+}
+
+/* "line 3" or "lines 3, 5": the breakpoints of `bp` in [first, last]; NULL when none. The first
+ * one goes to *line. Transfer full. */
+static char *
+lines_in(const TfBreakpoints *bp, int first, int last, int *line)
+{
+  GString *s = NULL;
+  guint n = 0;
+  for (size_t i = 0; i < bp->n; i++) {
+    if (bp->lines[i] < first || bp->lines[i] > last)
+      continue;
+    if (!s) {
+      s = g_string_new(NULL);
+      *line = bp->lines[i];
+    }
+    g_string_append_printf(s, "%s%d", n++ ? ", " : "", bp->lines[i]);
+  }
+  if (!s)
+    return NULL;
+  g_string_prepend(s, n > 1 ? "lines " : "line ");
+  return g_string_free(s, FALSE);
+}
+
+static void
+emit_bypassed(TfState *st, Function *f, TrConcreteFn *cf, const char *bp_file, int bp_line,
+              const char *lines)
+{
+  TrCallSite site;
+  PyCodeObject *caller = call_site(st, &site); /* owned: keeps site.file alive */
+  const char *name = tr_fn_get_name(f->fn);
+  TrEvent *ev = tr_event_new(TR_EVENT_BREAKPOINT_BYPASSED);
+  tr_event_set_site(ev, site.file, site.line, site.cell);
+  ev->fn_id = (gint64)tr_fn_get_id(f->fn);
+  ev->fn_name = g_strdup(name);
+  ev->cf_id = (gint64)cf->id;
+  ev->bp_file = g_strdup(bp_file);
+  ev->bp_line = bp_line;
+  ev->text = g_strdup_printf(
+      "The call of %s at %s, line %d ran its cached graph (concrete function #%" G_GUINT64_FORMAT
+      "): no Python ran, so the breakpoint at %s, %s in %s could not stop it. To stop there, run "
+      "functions eagerly (tf.config.run_functions_eagerly(True), or the debugger's \"Run "
+      "functions eagerly\" switch), or make a call that traces %s anew.",
+      name, site.file, site.line, cf->id, bp_file, lines, name, name);
+  tr_event_bus_emit(st->bus, ev);
+  Py_XDECREF(caller);
+}
+
+/* A cached call of `f` served by `cf`, after the breakpoints changed: emits breakpoint_bypassed
+ * when one sits in f's body and this Function has not said so since its file's breakpoints last
+ * changed. */
+static void
+bypass_check(TfState *st, Function *f, TrConcreteFn *cf)
+{
+  f->bp_seen = st->bp_generation;
+  PyCodeObject *code = (PyCodeObject *)PyFunction_GET_CODE(f->func); /* borrowed */
+  const char *filename = PyUnicode_AsUTF8(code->co_filename);
+  if (!filename) {
+    PyErr_Clear();
+    return;
+  }
+  const TfBreakpoints *bp = tf_breakpoints_of(st, filename);
+  guint64 file_generation = bp ? bp->generation : 0;
+  if (file_generation == f->bp_file_seen)
+    return;
+  f->bp_file_seen = file_generation;
+  if (!bp || !tr_event_bus_wants(st->bus, TR_EVENT_BREAKPOINT_BYPASSED))
+    return;
+  if (f->body_last == 0)
+    body_lines(f, code);
+  int line = 0;
+  g_autofree char *lines = lines_in(bp, f->body_first, f->body_last, &line);
+  if (!lines)
+    return;
+  const char *bp_file = tf_event_file_name(st, code->co_filename);
+  if (!bp_file) {
+    PyErr_Clear();
+    bp_file = filename;
+  }
+  emit_bypassed(st, f, cf, bp_file, line, lines);
+}
+
+/* The hot paths' test: anything to check at all? */
+static inline void
+bypass_note(TfState *st, Function *f, TrConcreteFn *cf)
+{
+  if (G_UNLIKELY(st->bp_generation != f->bp_seen))
+    bypass_check(st, f, cf);
+}
+
 /* A call the previous call's key served: straight to the plan. */
 static PyObject *
 call_hit(TfState *st, Function *f, PyObject *const *bound)
@@ -1873,6 +2024,7 @@ call_hit(TfState *st, Function *f, PyObject *const *bound)
     code = call_site(st, &site);
   tr_concrete_fn_ref(cf); /* the run may replace f->last_cf (a nested call of f) */
   gint64 start = tr_fn_hit_begin(f->fn, cf, &site, f->last_reason, f->last_candidates);
+  bypass_note(st, f, cf);
   PyObject *r = execute(st, f->fn, cf, bound);
   tr_fn_hit_end(f->fn, cf, &site, start, r != NULL);
   tr_concrete_fn_unref(cf);
@@ -1898,8 +2050,10 @@ request_bound(TfState *st, Function *f, TrFnRequest request, PyObject *const *bo
   switch (call->outcome) {
     case TR_OUTCOME_HIT:
       cf = call->concrete;
-      if (request == TR_FN_REQUEST_CALL)
+      if (request == TR_FN_REQUEST_CALL) {
         remember_last(f, call->args, cf, call->reason, call->n_candidates);
+        bypass_note(st, f, cf);
+      }
       break;
     case TR_OUTCOME_MISS:
       cf = trace_call(st, f, call, bound);
@@ -2422,6 +2576,9 @@ concrete_vectorcall(PyObject *self, PyObject *const *args, size_t nargsf, PyObje
       return NULL;
     }
   }
+  Function *f = (Function *)c->function; /* a ConcreteFunction's call runs no Python either */
+  if (f->fn)
+    bypass_note(st, f, c->cf);
   PyObject *r = st->trace ? inline_concrete(st, concrete_of(self), in.data, in.len)
                           : run_operands(st, NULL, c->cf, in.data, in.len);
   operand_vec_clear(&in);

@@ -9,6 +9,8 @@
 #include "tf-private.h"
 
 #include <signal.h>
+#include <stdlib.h>
+#include <string.h>
 
 static struct PyModuleDef tf_module_def;
 
@@ -102,6 +104,142 @@ tf_module_name_file(PyObject *tf, const char *filename, const char *name)
   bool ok = value && PyDict_SetItemString(st->file_names, filename, value) == 0;
   Py_XDECREF(value);
   return ok;
+}
+
+const char *
+tf_event_file_name(TfState *st, PyObject *filename)
+{
+  PyObject *named =
+      st->file_names ? PyDict_GetItemWithError(st->file_names, filename) : NULL; /* borrowed */
+  if (!named && PyErr_Occurred())
+    return NULL;
+  return PyUnicode_AsUTF8(named ? named : filename);
+}
+
+/* ---- breakpoints and a debugger's stops ----------------------------------------------------- */
+
+static void
+breakpoints_free(gpointer data)
+{
+  TfBreakpoints *bp = data;
+  g_free(bp->lines);
+  g_free(bp);
+}
+
+static int
+compare_ints(gconstpointer a, gconstpointer b)
+{
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+const TfBreakpoints *
+tf_breakpoints_of(TfState *st, const char *filename)
+{
+  return st->breakpoints && filename ? g_hash_table_lookup(st->breakpoints, filename) : NULL;
+}
+
+/* `lines` sorted and without duplicates; *n becomes their count. Transfer full. */
+static int *
+sorted_lines(const int *lines, size_t *n)
+{
+  int *out = g_memdup2(lines, *n * sizeof *lines);
+  qsort(out, *n, sizeof *out, (int (*)(const void *, const void *))compare_ints);
+  size_t kept = 0;
+  for (size_t i = 0; i < *n; i++)
+    if (kept == 0 || out[kept - 1] != out[i])
+      out[kept++] = out[i];
+  *n = kept;
+  return out;
+}
+
+bool
+tf_module_set_breakpoints(PyObject *tf, const char *filename, const int *lines, size_t n)
+{
+  TfState *st = state_of(tf);
+  g_return_val_if_fail(n == 0 || (filename != NULL && lines != NULL), false);
+  if (!st->breakpoints)
+    st->breakpoints = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, breakpoints_free);
+  if (n == 0) {
+    bool removed = filename ? g_hash_table_remove(st->breakpoints, filename)
+                            : g_hash_table_size(st->breakpoints) > 0;
+    if (!filename)
+      g_hash_table_remove_all(st->breakpoints);
+    st->bp_generation += removed;
+    return true;
+  }
+  g_autofree int *sorted = sorted_lines(lines, &n);
+  const TfBreakpoints *old = tf_breakpoints_of(st, filename);
+  if (old && old->n == n && memcmp(old->lines, sorted, n * sizeof *sorted) == 0)
+    return true; /* the same breakpoints again: cached calls need not say so again */
+  TfBreakpoints *bp = g_new(TfBreakpoints, 1);
+  bp->lines = g_steal_pointer(&sorted);
+  bp->n = n;
+  bp->generation = ++st->bp_generation;
+  g_hash_table_replace(st->breakpoints, g_strdup(filename), bp);
+  return true;
+}
+
+/* The Function whose Python body runs now, for a debugger's stop: the innermost trace that
+ * belongs to a Function (branch and loop bodies do not), else the one running eagerly. */
+static void
+running_function(TfState *st, TrEvent *ev)
+{
+  for (TfTrace *t = st->trace; t; t = t->outer) {
+    if (t->fn_id) {
+      ev->fn_id = (gint64)t->fn_id;
+      ev->fn_name = g_strdup(t->fn_name);
+      ev->tracing = true;
+      return;
+    }
+  }
+  if (st->trace) { /* a trace of no Function (Dataset.map's function) */
+    ev->fn_name = g_strdup(st->trace->fn_name);
+    ev->tracing = true;
+    return;
+  }
+  if (st->eager_fn) {
+    ev->fn_id = (gint64)tr_fn_get_id(st->eager_fn);
+    ev->fn_name = g_strdup(tr_fn_get_name(st->eager_fn));
+  }
+}
+
+void
+tf_module_emit_debugger_stopped(PyObject *tf, const char *reason, const char *filename, int line,
+                                const char *function, const char *description)
+{
+  TfState *st = state_of(tf);
+  TrEvent *ev = tr_event_new(TR_EVENT_DEBUGGER_STOPPED);
+  const char *file = filename;
+  PyObject *key = filename ? PyUnicode_FromString(filename) : NULL; /* owned */
+  if (key) {
+    const char *named = tf_event_file_name(st, key);
+    if (named)
+      file = named;
+  }
+  PyErr_Clear(); /* an undecodable name stays as given */
+  tr_event_set_site(ev, file, line, st->cell);
+  Py_XDECREF(key);
+  ev->name = g_strdup(function);
+  ev->reason = g_strdup(reason);
+  ev->text = g_strdup(description);
+  running_function(st, ev);
+  if (!st->stopped) /* a step stops again: the pause goes on */
+    st->stopped_ns = tr_event_bus_now(st->bus);
+  st->stopped = true;
+  tr_event_bus_emit(st->bus, ev);
+}
+
+void
+tf_module_emit_debugger_continued(PyObject *tf)
+{
+  TfState *st = state_of(tf);
+  if (!st->stopped)
+    return;
+  TrEvent *ev = tr_event_new(TR_EVENT_DEBUGGER_CONTINUED);
+  ev->dur_ns = tr_event_bus_now(st->bus) - st->stopped_ns;
+  st->stopped = false;
+  tr_event_bus_emit(st->bus, ev);
 }
 
 gint64
@@ -208,6 +346,7 @@ tf_module_clear(PyObject *module)
   for (size_t i = G_N_ELEMENTS(parts); i-- > 0;)
     parts[i].clear(st);
   Py_CLEAR(st->file_names);
+  g_clear_pointer(&st->breakpoints, g_hash_table_unref);
   return 0;
 }
 

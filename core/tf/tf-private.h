@@ -93,6 +93,12 @@ typedef struct {
   bool warnings_subscribed; /* the retracing warning is printed to sys.stderr */
   TrFn *eager_fn;           /* the Function whose body runs eagerly now (its tf.print events) */
 
+  /* tf-module.c: breakpoints a host's debugger set (tf_module_set_breakpoints) */
+  GHashTable *breakpoints; /* code file name (char *, owned) -> TfBreakpoints (owned), or NULL */
+  guint64 bp_generation;   /* bumped whenever any file's breakpoints change; 0: never set */
+  bool stopped;            /* a debugger_stopped was emitted, no debugger_continued since */
+  gint64 stopped_ns;       /* its bus time */
+
   /* tf-ops.c: tf.random's global seed and op counter */
   bool random_seeded;
   int64_t random_seed;
@@ -156,6 +162,21 @@ typedef struct {
 
 /* The state of the imported module of this interpreter (never NULL once imported). */
 TfState *tf_state(void);
+
+/* The breakpoints of one code file (tf-module.c). */
+typedef struct {
+  int *lines;         /* 1-based, ascending, no duplicates (owned) */
+  size_t n;           /* at least 1 */
+  guint64 generation; /* st->bp_generation when they were set */
+} TfBreakpoints;
+
+/* The breakpoints set in code file `filename` (a co_filename), or NULL. Borrowed: valid until
+ * the next tf_module_set_breakpoints. */
+const TfBreakpoints *tf_breakpoints_of(TfState *st, const char *filename);
+/* The name events give code file `filename` (a co_filename str): the host's name for it
+ * (tf_module_name_file), or its UTF-8 form. Borrowed from the str or the state; NULL with an
+ * exception set when it cannot be encoded. */
+const char *tf_event_file_name(TfState *st, PyObject *filename);
 
 /* ---- tf-dtype.c ------------------------------------------------------------------------------ */
 
@@ -270,6 +291,7 @@ struct TfTrace {
   bool allow_variables;  /* the Function's first trace: tf.Variable() may run */
   int variables_created; /* tf.Variable() calls while this trace ran */
   const char *fn_name;   /* the Function being traced, for errors */
+  guint64 fn_id;         /* its id, for a debugger's stop; 0 in branch and loop bodies */
   GArray *captures;      /* branch and loop bodies: TfCapture, outer tensors they take */
   char *error;           /* set when a loop body was left unfinished (break, return) */
 };

@@ -47,6 +47,49 @@ gint64 tf_module_get_cell(PyObject *tf);
  * start-up; tests of core/tf alone may not). */
 void tf_module_print_warnings(PyObject *tf);
 
+/* ---- a debugger in the host (the kernel's Jupyter debug protocol; issue 15) ----------------
+ *
+ * A breakpoint in a Function's Python body stops while the Function traces, and on every call
+ * when functions run eagerly, but a cached call runs the graph and no Python: the breakpoint
+ * cannot stop it. So that users learn why, such a call emits breakpoint_bypassed (tr-events.h)
+ * when breakpoints sit in the Function's body. The host tells the module its debugger's
+ * breakpoints, and reports its stops and continues through the module, which knows whether a
+ * Function was tracing at the stop:
+ *
+ *  - setBreakpoints {source.path, breakpoints[].line}: tf_module_set_breakpoints(tf, path, ...);
+ *  - the client disconnects (its breakpoints go): tf_module_set_breakpoints(tf, NULL, NULL, 0);
+ *  - debugpy's "stopped" {reason, description}, with the top frame of the stopped thread's
+ *    stackTrace {source.path, line, name}: tf_module_emit_debugger_stopped(...);
+ *  - debugpy's "continued", a continue/next/stepIn/stepOut request (DAP sends no "continued"
+ *    for those), or a disconnect while paused: tf_module_emit_debugger_continued(tf).
+ *
+ * All three need the GIL (the paused main thread waits inside debugpy with the GIL released,
+ * so the control thread can take it with PyGILState_Ensure).
+ */
+
+/* The breakpoints of code file `filename` (a code object's co_filename, such as the path the
+ * kernel compiles a cell under, "/tmp/trellis_123/456.py") are now `lines` (1-based, any order,
+ * duplicates allowed): they replace the file's previous ones; n == 0 clears them; `filename`
+ * NULL with n == 0 clears every file's. Setting the same lines again changes nothing. After a
+ * change, the next cached call of each Function whose Python body (its first statement's line to
+ * its last line, nested functions included) holds one of the lines emits breakpoint_bypassed
+ * once; further cached calls stay silent until the breakpoints change again. Nothing is checked
+ * on cached calls while no breakpoint was ever set. False (a critical logged, nothing changed)
+ * only for a misuse: lines without a file. */
+bool tf_module_set_breakpoints(PyObject *tf, const char *filename, const int *lines, size_t n);
+/* Emit debugger_stopped: the kernel is paused. `reason`: the Debug Adapter Protocol's stopped
+ * reason ("breakpoint", "step", "exception", "pause", ...); `filename` (a co_filename: events
+ * name it as tf_module_name_file said, "<cell 3>"), `line` and `function` (the frame's function
+ * name, "<module>" for a cell's top level) the top user frame of the stopped thread; any may be
+ * NULL/0 when unknown. `description` (may be NULL): the stop's text, an exception's message. The
+ * module adds the running cell, and the Function whose Python body was running at the stop
+ * (traced, with "tracing" true; or eagerly), if any. */
+void tf_module_emit_debugger_stopped(PyObject *tf, const char *reason, const char *filename,
+                                     int line, const char *function, const char *description);
+/* Emit debugger_continued (with how long the kernel was paused), when a debugger_stopped was
+ * emitted since the last one; otherwise nothing. */
+void tf_module_emit_debugger_continued(PyObject *tf);
+
 /* Interrupts. The host's SIGINT path (or the kernel's control thread) sets the flag with
  * tf_interrupt_request() next to PyErr_SetInterrupt(); graph executors and long kernels poll
  * tf_interrupt_pending() and stop with KeyboardInterrupt; the host clears it when a cell

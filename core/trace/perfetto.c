@@ -3,7 +3,7 @@
  * Spans are written as complete ("X") events when they end: an *_end event carries its
  * duration, so its start is ts - dur and no pairing state is needed. Lane (tid) 0 holds cells;
  * each Function gets the lane of its id, named by a thread_name metadata event. Times are in
- * microseconds, as the format requires. */
+ * microseconds, as the format requires. A debugger's pause is a slice on the cells' lane. */
 #include "tr-events.h"
 
 #define PERFETTO_PID 1
@@ -115,6 +115,24 @@ convert(const TrEvent *ev)
       break;
     case TR_EVENT_EAGER_TOGGLED:
       o = instant_event(ev, ev->enabled ? "eager on" : "eager off", "eager", CELL_LANE);
+      break;
+    case TR_EVENT_DEBUGGER_STOPPED:
+      o = instant_event(ev, "debugger stopped", "debugger", CELL_LANE);
+      json_object_set_new(args, "reason", json_string(ev->reason ? ev->reason : ""));
+      json_object_set_new(args, "tracing", json_boolean(ev->tracing));
+      set_site_args(args, ev);
+      break;
+    case TR_EVENT_DEBUGGER_CONTINUED:
+      /* The pause as a slice on the cells' lane, when its length is known. */
+      if (ev->dur_ns > 0)
+        o = complete_event(ev, "paused", "debugger", CELL_LANE);
+      else
+        o = instant_event(ev, "debugger continued", "debugger", CELL_LANE);
+      break;
+    case TR_EVENT_BREAKPOINT_BYPASSED:
+      o = instant_event(ev, "breakpoint bypassed", "debugger", ev->fn_id);
+      json_object_set_new(args, "text", json_string(ev->text ? ev->text : ""));
+      set_site_args(args, ev);
       break;
     default:
       break;

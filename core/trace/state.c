@@ -18,6 +18,7 @@ struct _TrState {
   gint64 last_ts;       /* its time */
   guint64 n_applied;    /* events applied in all */
   bool eager;           /* run_functions_eagerly */
+  TrEvent *paused;      /* the debugger_stopped in force (owned), or NULL: running */
 };
 
 /* What a Function's next trace inherits from the events before concrete_function_added. */
@@ -101,6 +102,7 @@ tr_state_free(TrState *state)
   g_ptr_array_unref(state->cells);
   g_ptr_array_unref(state->variables);
   g_ptr_array_unref(state->events);
+  g_clear_pointer(&state->paused, tr_event_unref);
   g_free(state);
 }
 
@@ -285,6 +287,20 @@ apply_warning(TrState *s, const TrEvent *ev)
   fn_of(s, ev)->pub.warnings++;
 }
 
+/* A debugger's stop replaces the previous one (a step stops again without a continue). */
+static void
+apply_debugger_stopped(TrState *s, const TrEvent *ev)
+{
+  g_clear_pointer(&s->paused, tr_event_unref);
+  s->paused = tr_event_ref((TrEvent *)ev);
+}
+
+static void
+apply_debugger_continued(TrState *s, const TrEvent *ev)
+{
+  g_clear_pointer(&s->paused, tr_event_unref);
+}
+
 static const Applier appliers[TR_EVENT_N_KINDS] = {
     [TR_EVENT_CELL_START] = apply_cell_start,
     [TR_EVENT_CELL_END] = apply_cell_end,
@@ -297,6 +313,8 @@ static const Applier appliers[TR_EVENT_N_KINDS] = {
     [TR_EVENT_VARIABLE_CREATED] = apply_variable_created,
     [TR_EVENT_EAGER_TOGGLED] = apply_eager,
     [TR_EVENT_RETRACING_WARNING] = apply_warning,
+    [TR_EVENT_DEBUGGER_STOPPED] = apply_debugger_stopped,
+    [TR_EVENT_DEBUGGER_CONTINUED] = apply_debugger_continued,
 };
 
 /* Keeps `ev`, dropping the oldest in one go once the window is a sixteenth over its size: a
@@ -357,6 +375,12 @@ bool
 tr_state_eager(const TrState *state)
 {
   return state->eager;
+}
+
+const TrEvent *
+tr_state_paused(const TrState *state)
+{
+  return state->paused;
 }
 
 GPtrArray *
@@ -570,6 +594,8 @@ tr_state_to_json(const TrState *state, guint max_events)
   json_object_set_new(root, "functions", fns);
   json_object_set_new(root, "cells", cells);
   json_object_set_new(root, "variables", vars);
+  json_object_set_new(root, "paused",
+                      state->paused ? tr_event_to_json(state->paused) : json_null());
   json_object_set_new(root, "events", events);
   return root;
 }
@@ -759,6 +785,24 @@ events_from_json(TrState *s, json_t *root, GError **error)
   return true;
 }
 
+/* "paused": absent or null (running; snapshots of older kernels have no such key), or a
+ * debugger_stopped event. */
+static bool
+paused_from_json(TrState *s, json_t *paused, GError **error)
+{
+  if (paused == NULL || json_is_null(paused))
+    return true;
+  TrEvent *ev = tr_event_from_json(paused, error);
+  if (!ev)
+    return false;
+  if (ev->kind != TR_EVENT_DEBUGGER_STOPPED) {
+    tr_event_unref(ev);
+    return invalid(error, "\"paused\" is not a debugger_stopped event");
+  }
+  s->paused = ev;
+  return true;
+}
+
 TrState *
 tr_state_from_json(json_t *snapshot, guint keep_events, GError **error)
 {
@@ -792,6 +836,8 @@ tr_state_from_json(json_t *snapshot, guint keep_events, GError **error)
       return NULL;
   }
   if (!cells_and_variables_from_json(s, snapshot, error) || !events_from_json(s, snapshot, error))
+    return NULL;
+  if (!paused_from_json(s, json_object_get(snapshot, "paused"), error))
     return NULL;
   return g_steal_pointer(&s);
 }

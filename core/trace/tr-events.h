@@ -82,14 +82,14 @@ const char *tr_outcome_name(TrOutcome outcome);
   F(OUTCOME, outcome, "outcome")   /* hit, miss or eager */                                        \
   F(INT, cf_id, "concrete_id")     /* ConcreteFunction id (0: none) */                             \
   F(INT, candidates, "candidates") /* traces that would have accepted a hit */                     \
-  F(STR, reason, "reason")         /* why the most specific candidate won */                       \
-  F(INT, dur_ns, "dur_ns")         /* duration of the span an *_end event closes */                \
+  F(STR, reason, "reason")         /* why the candidate won; why a debugger stopped */             \
+  F(INT, dur_ns, "dur_ns")         /* duration of the span an *_end (or continued) event closes */ \
   F(INT, nodes, "nodes")           /* node count of a traced graph */                              \
   F(INT, graph_id, "graph_id")     /* Graph id (core/graph) */                                     \
   F(STR, signature, "signature")   /* signature text of a trace or input_signature */              \
   F(CAUSES, causes, "causes")      /* retrace causes */                                            \
   F(STR, text, "text")             /* printed text, message, or cell source */                     \
-  F(STR, name, "name")             /* Variable name; error class */                                \
+  F(STR, name, "name")             /* Variable name; error class; stopped frame's function */      \
   F(INT, var_id, "variable_id")    /* Variable id */                                               \
   F(STR, dtype, "dtype")           /* Variable dtype */                                            \
   F(STR, shape, "shape")           /* Variable shape */                                            \
@@ -97,7 +97,10 @@ const char *tr_outcome_name(TrOutcome outcome);
   F(BOOL, ok, "ok")                /* the span ended without an exception */                       \
   /* nodes_optimized: node count of the optimised graph that runs */                               \
   F(INT, nodes_optimized, "nodes_optimized")                                                       \
-  F(STR, graph, "graph") /* the traced graph's JSON (tr_graph_to_json), when the bus carries it */
+  F(STR, graph, "graph") /* the traced graph's JSON (tr_graph_to_json), when the bus carries it */ \
+  F(STR, bp_file, "breakpoint_file") /* a breakpoint's file, named as call sites are */            \
+  F(INT, bp_line, "breakpoint_line") /* its line, 1-based */                                       \
+  F(BOOL, tracing, "tracing")        /* a debugger stopped while a Function traced */
 
 typedef enum {
 #define TR_EVENT_FIELD_BIT(type, member, key) TR_EVENT_FIELD_BIT_##member,
@@ -110,7 +113,24 @@ typedef enum {
 #define TR_EF_SITE    (TR_EF(cell) | TR_EF(file) | TR_EF(line))
 #define TR_EF_FN      (TR_EF(fn_id) | TR_EF(fn_name))
 
-/* Every event kind once: id, JSON name, fields carried. */
+/* Every event kind once: id, JSON name, fields carried.
+ *
+ * The debugger's kinds (issue 15: a kernel paused by the Jupyter debug protocol):
+ *  - debugger_stopped: the kernel is paused (a breakpoint, a step, an exception, a pause
+ *    request). `reason` is the Debug Adapter Protocol's stopped reason ("breakpoint", "step",
+ *    "exception", "pause", "entry", ...); `file`/`line` where it stopped, the file named as call
+ *    sites are ("<cell 3>", or a path); `name` the Python function of that frame ("<module>" at
+ *    a cell's top level); `cell` the running cell; `fn_id`/`fn_name` the Function whose Python
+ *    body was running (0/NULL: none); `tracing` whether that body was being traced (its
+ *    tensors are symbolic) rather than run eagerly; `text` the stop's description (an
+ *    exception's message), or NULL. Hosts with the tensorflow module emit it through
+ *    tf_module_emit_debugger_stopped (tf.h), which fills the Function fields.
+ *  - debugger_continued: the kernel runs again; `dur_ns` how long it was paused (0: unknown).
+ *  - breakpoint_bypassed: a call of Function `fn_id` ran its cached graph (ConcreteFunction
+ *    `cf_id`; no Python ran) while a breakpoint sits in the Function's Python body, so the
+ *    breakpoint could not stop. The site fields are the call's; `bp_file`/`bp_line` the
+ *    breakpoint (the first one in the body); `text` says so in words and how to make it stop.
+ *    core/tf emits it once per Function after the breakpoints change (not per call). */
 #define TR_EVENT_KIND_LIST(X)                                                                      \
   X(CELL_START, "cell_start", TR_EF(cell) | TR_EF(text))                                           \
   X(CELL_END, "cell_end", TR_EF(cell) | TR_EF(dur_ns) | TR_EF(ok))                                 \
@@ -136,7 +156,12 @@ typedef enum {
     TR_EF(cell) | TR_EF(var_id) | TR_EF(name) | TR_EF(dtype) | TR_EF(shape))                       \
   X(EAGER_TOGGLED, "eager_mode", TR_EF(enabled))                                                   \
   X(RETRACING_WARNING, "retracing_warning", TR_EF_FN | TR_EF_SITE | TR_EF(text))                   \
-  X(ERROR, "error", TR_EF_SITE | TR_EF_FN | TR_EF(name) | TR_EF(text))
+  X(ERROR, "error", TR_EF_SITE | TR_EF_FN | TR_EF(name) | TR_EF(text))                             \
+  X(DEBUGGER_STOPPED, "debugger_stopped",                                                          \
+    TR_EF_SITE | TR_EF_FN | TR_EF(name) | TR_EF(reason) | TR_EF(tracing) | TR_EF(text))            \
+  X(DEBUGGER_CONTINUED, "debugger_continued", TR_EF(dur_ns))                                       \
+  X(BREAKPOINT_BYPASSED, "breakpoint_bypassed",                                                    \
+    TR_EF_FN | TR_EF_SITE | TR_EF(cf_id) | TR_EF(bp_file) | TR_EF(bp_line) | TR_EF(text))
 
 typedef enum {
 #define TR_EVENT_KIND_ENUM(id, name, fields) TR_EVENT_##id,
@@ -230,7 +255,8 @@ guint64 tr_event_bus_emit(TrEventBus *bus, TrEvent *ev);
 
 /* Chrome/Perfetto trace-event JSON ({"traceEvents": [...]}) for a list of events: cells as
  * slices on lane 0, calls, traces and graph executions as complete ("X") events on one lane
- * per Function, warnings, errors, causes and tf.print as instants. Transfer full. */
+ * per Function, warnings, errors, causes and tf.print as instants, a debugger's pauses as slices
+ * on lane 0. Transfer full. */
 json_t *tr_events_to_perfetto(GPtrArray *events);
 /* Write events as JSON lines, or as a Perfetto file. */
 gboolean tr_events_write_jsonl(GPtrArray *events, const char *path, GError **error);

@@ -5,7 +5,8 @@
  * hits, misses, eager runs, tracing time), its traces (ConcreteFunctions with signature, node
  * counts, tracing cost, the causes of the miss that made them and, when the events carried it,
  * the graph's JSON) and every retrace with its causes; per cell, its source and span; the
- * Variables created; whether functions run eagerly. It also keeps the most recent events
+ * Variables created; whether functions run eagerly; whether a debugger holds the kernel paused,
+ * and where. It also keeps the most recent events
  * themselves (a bounded window), for a timeline, a log, and to fill a gap in a live stream.
  *
  * Its JSON form is the snapshot of the ZeroMQ guide's "clone" pattern: a subscriber that
@@ -111,6 +112,10 @@ gint64 tr_state_last_ts(const TrState *state);
 /* Whether functions run eagerly, as the last eager_mode event (or snapshot) said. */
 bool tr_state_eager(const TrState *state);
 
+/* The debugger_stopped event in force while a debugger holds the kernel paused (borrowed: valid
+ * until the next event is applied), or NULL when it runs. */
+const TrEvent *tr_state_paused(const TrState *state);
+
 /* Functions in creation order (TrStateFn*, borrowed array). */
 GPtrArray *tr_state_functions(const TrState *state);
 TrStateFn *tr_state_function(const TrState *state, gint64 fn_id); /* NULL if unknown */
@@ -135,7 +140,8 @@ char *tr_state_fn_last_cause(const TrStateFn *fn);
 double tr_state_fn_hit_rate(const TrStateFn *fn);
 
 /* The snapshot: {"version":1, "seq":N, "ts_ns":…, "eager":…, "functions":[…], "cells":[…],
- * "variables":[…], "events":[the last `max_events` kept events]}. Transfer full. */
+ * "variables":[…], "paused": the debugger_stopped event in force or null, "events":[the last
+ * `max_events` kept events]}. Transfer full. */
 json_t *tr_state_to_json(const TrState *state, guint max_events);
 /* A state from a snapshot (it keeps `keep_events` events, as tr_state_new). A malformed
  * snapshot is a TR_EVENTS_ERROR (it comes from another process). Transfer full. */

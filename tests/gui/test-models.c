@@ -261,6 +261,147 @@ test_filter_store_events(void)
   session_clear(&s);
 }
 
+/* ---- a debugger's pause ---- */
+
+static void
+emit_stopped(Session *s, const char *reason, int line, const char *fn, bool tracing)
+{
+  TrEvent *ev = tr_event_new(TR_EVENT_DEBUGGER_STOPPED);
+  tr_event_set_site(ev, "<cell 3>", line, 3);
+  ev->name = g_strdup(fn ? fn : "<module>");
+  ev->fn_id = fn ? 1 : 0;
+  ev->fn_name = g_strdup(fn);
+  ev->reason = g_strdup(reason);
+  ev->tracing = tracing;
+  tr_event_bus_emit(s->bus, ev);
+}
+
+static void
+emit_continued(Session *s, gint64 dur_ns)
+{
+  TrEvent *ev = tr_event_new(TR_EVENT_DEBUGGER_CONTINUED);
+  ev->dur_ns = dur_ns;
+  tr_event_bus_emit(s->bus, ev);
+}
+
+static void
+count_paused_changed(TdStore *store, gboolean paused, gpointer data)
+{
+  GString *log = data;
+  g_string_append_c(log, paused ? 'P' : 'R');
+}
+
+/* Applies the session's events since the last call, one batch. */
+static void
+apply_new(TdStore *store, Session *s)
+{
+  td_store_apply_events(store, s->events);
+  g_ptr_array_set_size(s->events, 0);
+}
+
+static void
+test_store_paused(void)
+{
+  Session s;
+  session_init(&s);
+  g_autoptr(TdStore) store = td_store_new(G_MAXUINT);
+  g_autoptr(GString) log = g_string_new(NULL);
+  g_signal_connect(store, "paused-changed", G_CALLBACK(count_paused_changed), log);
+  emit_created(&s, 1, "f");
+  emit_call(&s, 1, "f", TR_OUTCOME_MISS, 5);
+  apply_new(store, &s);
+  g_assert_null(td_store_get_paused(store));
+
+  emit_stopped(&s, "breakpoint", 2, "f", true);
+  apply_new(store, &s);
+  const TrEvent *p = td_store_get_paused(store);
+  g_assert_nonnull(p);
+  g_autofree char *text = td_format_pause(p);
+  g_assert_cmpstr(text, ==,
+                  "Paused at <cell 3>, line 2, in f (breakpoint) — while tracing f: its tensors "
+                  "are symbolic");
+  /* A step stops elsewhere: announced again; a batch without stops is not. */
+  emit_stopped(&s, "step", 3, "f", true);
+  apply_new(store, &s);
+  g_assert_cmpint(td_store_get_paused(store)->line, ==, 3);
+  emit_call(&s, 1, "f", TR_OUTCOME_HIT, 6);
+  apply_new(store, &s);
+  g_assert_cmpstr(log->str, ==, "PP");
+  emit_continued(&s, 2500000000);
+  apply_new(store, &s);
+  g_assert_null(td_store_get_paused(store));
+  g_assert_cmpstr(log->str, ==, "PPR");
+  /* Stopped and continued in one batch: the window never saw it paused. */
+  emit_stopped(&s, "breakpoint", 2, "f", true);
+  emit_continued(&s, 100);
+  apply_new(store, &s);
+  g_assert_cmpstr(log->str, ==, "PPR");
+
+  /* A snapshot taken while paused shows it; one taken while running does not. */
+  emit_stopped(&s, "exception", 4, NULL, false);
+  apply_new(store, &s);
+  g_assert_cmpstr(log->str, ==, "PPRP");
+  json_t *snap = tr_state_to_json(td_store_get_state(store), 0);
+  td_store_load(store, tr_state_from_json(snap, G_MAXUINT, NULL));
+  json_decref(snap);
+  g_assert_nonnull(td_store_get_paused(store));
+  g_assert_cmpint(td_store_get_paused(store)->line, ==, 4);
+  g_assert_cmpstr(log->str, ==, "PPRP"); /* the same stop: nothing new to announce */
+  td_store_load(store, tr_state_new(G_MAXUINT));
+  g_assert_null(td_store_get_paused(store));
+  g_assert_cmpstr(log->str, ==, "PPRPR");
+  session_clear(&s);
+}
+
+static void
+test_format_debugger_events(void)
+{
+  g_autoptr(TrEvent) stop = tr_event_new(TR_EVENT_DEBUGGER_STOPPED);
+  tr_event_set_site(stop, "<cell 3>", 2, 3);
+  stop->name = g_strdup("helper");
+  stop->fn_id = 1;
+  stop->fn_name = g_strdup("f");
+  stop->reason = g_strdup("breakpoint");
+  g_autofree char *eager = td_format_pause(stop);
+  g_assert_cmpstr(eager, ==,
+                  "Paused at <cell 3>, line 2, in helper (breakpoint) — in f, run eagerly");
+  g_autofree char *details = td_format_event_details(stop);
+  g_assert_cmpstr(details, ==, eager);
+
+  g_autoptr(TrEvent) exc = tr_event_new(TR_EVENT_DEBUGGER_STOPPED);
+  tr_event_set_site(exc, "<cell 4>", 7, 4);
+  exc->name = g_strdup("<module>");
+  exc->reason = g_strdup("exception");
+  exc->text = g_strdup("division by zero\nmore");
+  g_autofree char *top = td_format_pause(exc);
+  g_assert_cmpstr(top, ==,
+                  "Paused at <cell 4>, line 7, in <module> (exception: division by zero …)");
+
+  g_autoptr(TrEvent) cont = tr_event_new(TR_EVENT_DEBUGGER_CONTINUED);
+  cont->dur_ns = 2500000000;
+  g_autofree char *ran = td_format_event_details(cont);
+  g_assert_cmpstr(ran, ==, "running again after 2.50 s paused");
+  g_assert_cmpstr(td_format_kind_label(TR_EVENT_DEBUGGER_STOPPED), ==, "debugger stopped");
+  g_assert_cmpstr(td_format_kind_label(TR_EVENT_DEBUGGER_CONTINUED), ==, "debugger continued");
+
+  g_autoptr(TrEvent) bypass = tr_event_new(TR_EVENT_BREAKPOINT_BYPASSED);
+  tr_event_set_site(bypass, "<cell 5>", 1, 5);
+  bypass->fn_id = 1;
+  bypass->fn_name = g_strdup("f");
+  bypass->bp_file = g_strdup("<cell 3>");
+  bypass->bp_line = 2;
+  bypass->text = g_strdup("The call of f at <cell 5>, line 1 ran its cached graph (concrete "
+                          "function #1): no Python ran, so the breakpoint at <cell 3>, line 2 "
+                          "in f could not stop it.");
+  g_autofree char *said = td_format_event_details(bypass);
+  g_assert_cmpstr(said, ==, bypass->text);
+  g_assert_cmpstr(td_format_kind_label(TR_EVENT_BREAKPOINT_BYPASSED), ==, "breakpoint bypassed");
+  /* The log's search finds it by kind and by its words. */
+  g_assert_true(td_event_matches(bypass, TR_EVENT_N_KINDS, "breakpoint"));
+  g_assert_true(td_event_matches(bypass, TR_EVENT_BREAKPOINT_BYPASSED, "cached graph"));
+  g_assert_false(td_event_matches(bypass, TR_EVENT_DEBUGGER_STOPPED, ""));
+}
+
 /* ---- the Functions table's sorters and cells ---- */
 
 /* Names of a model's Functions, in order, joined by spaces. */
@@ -481,6 +622,8 @@ main(int argc, char **argv)
   g_test_add_func("/gui/format/hit-rate", test_format_hit_rate);
   g_test_add_func("/gui/format/site", test_format_site);
   g_test_add_func("/gui/format/event-details", test_format_details);
+  g_test_add_func("/gui/format/debugger-events", test_format_debugger_events);
+  g_test_add_func("/gui/store/paused-until-continued", test_store_paused);
   g_test_add_func("/gui/event-filter/matches", test_filter_matches);
   g_test_add_func("/gui/event-filter/text-change", test_filter_text_change);
   g_test_add_func("/gui/event-filter/signals", test_filter_signals);

@@ -1,6 +1,7 @@
 /* test-window.c — a real debugger window (under Xvfb) running a script in-process: the "Run
  * functions eagerly" switch follows the session (a cell's tf.config.run_functions_eagerly), and
- * the user's switch and its shortcut's action change the session's mode. */
+ * the user's switch and its shortcut's action change the session's mode; the event log's rows;
+ * the bar that says where a debugger holds the kernel paused. */
 #include <gtk/gtk.h>
 
 #include <glib/gstdio.h>
@@ -236,6 +237,129 @@ test_hidden_log_waits(void)
   g_rmdir(dir);
 }
 
+/* The first widget under `w` of `type` with CSS class `cls` (NULL: any), depth first. */
+static GtkWidget *
+find_widget(GtkWidget *w, GType type, const char *cls)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE(w, type) && (!cls || gtk_widget_has_css_class(w, cls)))
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child(w); c; c = gtk_widget_get_next_sibling(c)) {
+    GtkWidget *found = find_widget(c, type, cls);
+    if (found)
+      return found;
+  }
+  return NULL;
+}
+
+/* Hands the window's store one event of a debugger, numbered after what it has, as the client
+ * delivers a batch. */
+static void
+deliver(TdWindow *win, TrEvent *ev)
+{
+  TdStore *store = td_window_get_store(win);
+  ev->seq = tr_state_last_seq(td_store_get_state(store)) + 1;
+  ev->ts_ns = tr_state_last_ts(td_store_get_state(store)) + 1000;
+  g_autoptr(GPtrArray) batch = g_ptr_array_new_with_free_func((GDestroyNotify)tr_event_unref);
+  g_ptr_array_add(batch, ev);
+  td_store_apply_events(store, batch);
+}
+
+static void
+deliver_stop(TdWindow *win, int line)
+{
+  TrEvent *ev = tr_event_new(TR_EVENT_DEBUGGER_STOPPED);
+  tr_event_set_site(ev, "<cell 3>", line, 3);
+  ev->name = g_strdup("f");
+  ev->fn_id = 1;
+  ev->fn_name = g_strdup("f");
+  ev->reason = g_strdup("breakpoint");
+  ev->tracing = TRUE;
+  deliver(win, ev);
+}
+
+/* Runs the main loop until the pause bar's label is on screen with `text`, or (NULL) until it
+ * is gone. */
+static void
+wait_pause_bar(GtkInfoBar *bar, GtkLabel *label, const char *text)
+{
+  gint64 deadline = g_get_monotonic_time() + 20 * G_USEC_PER_SEC;
+  for (;;) {
+    gboolean shown = gtk_info_bar_get_revealed(bar) && gtk_widget_get_mapped(GTK_WIDGET(label));
+    if (text ? shown && g_strcmp0(gtk_label_get_text(label), text) == 0
+             : !gtk_info_bar_get_revealed(bar) && !gtk_widget_get_mapped(GTK_WIDGET(label)))
+      return;
+    if (g_get_monotonic_time() > deadline)
+      g_error("timed out waiting for the pause bar to %s%s (it says \"%s\")", text ? "say " : "go",
+              text ? text : "", gtk_label_get_text(label));
+    g_main_context_iteration(NULL, FALSE);
+    g_usleep(1000);
+  }
+}
+
+/* The window says where a debugger holds the kernel paused, and stops saying it when the
+ * kernel runs again or a snapshot shows it running. */
+static void
+test_pause_bar(void)
+{
+  g_autoptr(GtkApplication) app =
+      gtk_application_new("org.trellis.Debugger.Test", G_APPLICATION_NON_UNIQUE);
+  g_autoptr(GError) error = NULL;
+  g_assert_true(g_application_register(G_APPLICATION(app), NULL, &error));
+  g_autofree char *dir = g_dir_make_tmp("td-window-XXXXXX", &error);
+  g_autofree char *path = g_build_filename(dir, "pause.py", NULL);
+  g_assert_true(g_file_set_contents(path, script, -1, &error));
+
+  TdWindow *win = td_window_new(app);
+  gtk_window_present(GTK_WINDOW(win));
+  GtkInfoBar *bar = GTK_INFO_BAR(find_widget(GTK_WIDGET(win), GTK_TYPE_INFO_BAR, "paused-bar"));
+  g_assert_nonnull(bar);
+  GtkLabel *label = GTK_LABEL(find_widget(GTK_WIDGET(bar), GTK_TYPE_LABEL, NULL));
+  g_assert_nonnull(label);
+  g_assert_true(td_window_open_file(win, path, &error));
+  g_assert_no_error(error);
+  gint64 deadline = g_get_monotonic_time() + 20 * G_USEC_PER_SEC;
+  while (td_window_get_status(win, NULL) != TD_CLIENT_FINISHED) {
+    g_assert_cmpint(g_get_monotonic_time(), <, deadline);
+    g_main_context_iteration(NULL, TRUE);
+  }
+  iterate_for(100);
+  g_assert_false(gtk_info_bar_get_revealed(bar));
+
+  const char *at2 =
+      "Paused at <cell 3>, line 2, in f (breakpoint) — while tracing f: its tensors are symbolic";
+  deliver_stop(win, 2);
+  wait_pause_bar(bar, label, at2);
+  /* A step stops on the next line: the bar follows. */
+  deliver_stop(win, 3);
+  wait_pause_bar(bar, label,
+                 "Paused at <cell 3>, line 3, in f (breakpoint) — while tracing f: "
+                 "its tensors are symbolic");
+  TrEvent *cont = tr_event_new(TR_EVENT_DEBUGGER_CONTINUED);
+  cont->dur_ns = 5000;
+  deliver(win, cont);
+  wait_pause_bar(bar, label, NULL);
+
+  /* Paused again, then a snapshot (a re-attach) taken while the kernel ran. */
+  deliver_stop(win, 2);
+  wait_pause_bar(bar, label, at2);
+  TdStore *store = td_window_get_store(win);
+  json_t *snap = tr_state_to_json(td_store_get_state(store), 0);
+  json_object_set_new(snap, "paused", json_null());
+  json_object_set_new(snap, "seq",
+                      json_integer((json_int_t)tr_state_last_seq(td_store_get_state(store)) + 1));
+  TrState *running = tr_state_from_json(snap, G_MAXUINT, &error);
+  json_decref(snap);
+  g_assert_no_error(error);
+  td_store_load(store, running);
+  wait_pause_bar(bar, label, NULL);
+
+  gtk_window_destroy(GTK_WINDOW(win));
+  while (g_main_context_iteration(NULL, FALSE))
+    ;
+  g_unlink(path);
+  g_rmdir(dir);
+}
+
 /* A table cell's size follows its font and width in characters, never its text; its text is
  * kept whole (the tooltip of an ellipsized cell shows it). */
 static void
@@ -292,6 +416,7 @@ main(int argc, char **argv)
   gtk_init();
   g_test_add_func("/gui/window/eager-switch-both-ways", test_eager_switch_both_ways);
   g_test_add_func("/gui/window/hidden-log-waits", test_hidden_log_waits);
+  g_test_add_func("/gui/window/pause-bar-shows-and-hides", test_pause_bar);
   g_test_add_func("/gui/cell-label/size-does-not-follow-text", test_cell_label_size);
   return g_test_run();
 }

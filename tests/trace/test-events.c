@@ -53,6 +53,29 @@ run_session(TtFixture *fx)
   g_autoptr(TrTraceSig) s = tt_sig("a", tt_tensor(TR_INT32, 1, 1), NULL);
   tt_call(fx, fn, s, "<cell 1>", 20, 0, NULL);
   tr_fn_registry_set_run_eagerly(fx->reg, false);
+  /* A debugger stops in the body of `g` while it traces, then lets it run; a later cached call
+   * of `double` runs its graph past a breakpoint in its body. */
+  ev = tr_event_new(TR_EVENT_DEBUGGER_STOPPED);
+  tr_event_set_site(ev, "<cell 1>", 8, 1);
+  ev->name = g_strdup("g");
+  ev->fn_id = 2;
+  ev->fn_name = g_strdup("g");
+  ev->reason = g_strdup("breakpoint");
+  ev->tracing = true;
+  tr_event_bus_emit(fx->bus, ev);
+  fx->now_ns += 2000000;
+  ev = tr_event_new(TR_EVENT_DEBUGGER_CONTINUED);
+  ev->dur_ns = 2000000;
+  tr_event_bus_emit(fx->bus, ev);
+  ev = tr_event_new(TR_EVENT_BREAKPOINT_BYPASSED);
+  tr_event_set_site(ev, "<cell 1>", 22, 1);
+  ev->fn_id = 1;
+  ev->fn_name = g_strdup("double");
+  ev->cf_id = 1;
+  ev->bp_file = g_strdup("<cell 1>");
+  ev->bp_line = 3;
+  ev->text = g_strdup("double ran its cached graph");
+  tr_event_bus_emit(fx->bus, ev);
   ev = tr_event_new(TR_EVENT_ERROR);
   tr_event_set_site(ev, "<cell 1>", 21, 1);
   ev->name = g_strdup("ValueError");
@@ -196,8 +219,9 @@ test_perfetto(TtFixture *fx, gconstpointer data)
   json_decref(doc);
   g_assert_cmpuint(n_call, ==, 13);
   g_assert_cmpuint(n_trace, ==, 9);
-  g_assert_cmpuint(n_x, ==, 13 + 9 + 1 + 1); /* calls, traces, one graph run, one cell */
-  g_assert_cmpuint(n_lanes, ==, 3);          /* cells and two Functions */
+  /* calls, traces, one graph run, one cell, one debugger pause */
+  g_assert_cmpuint(n_x, ==, 13 + 9 + 1 + 1 + 1);
+  g_assert_cmpuint(n_lanes, ==, 3); /* cells and two Functions */
   g_assert_cmpuint(n_instant, >, 0);
 
   /* The file form parses too. */

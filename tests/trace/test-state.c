@@ -18,8 +18,21 @@ emit_cell(TtFixture *fx, TrEventKind kind, gint64 cell, const char *text)
   tr_event_bus_emit(fx->bus, ev);
 }
 
-/* Two cells; `double` traces for shapes (1,), (2,), (3,) and hits; `g` traces per Python value;
- * an eager call; a Variable. */
+static void
+emit_stop(TtFixture *fx, const char *file, int line, bool tracing)
+{
+  TrEvent *ev = tr_event_new(TR_EVENT_DEBUGGER_STOPPED);
+  tr_event_set_site(ev, file, line, 2);
+  ev->name = g_strdup("g");
+  ev->fn_id = 2;
+  ev->fn_name = g_strdup("g");
+  ev->reason = g_strdup(tracing ? "breakpoint" : "step");
+  ev->tracing = tracing;
+  tr_event_bus_emit(fx->bus, ev);
+}
+
+/* Two cells; `double` traces for shapes (1,), (2,), (3,) and hits; `g` traces per Python value,
+ * a debugger stopping twice while cell 2 runs, then continuing; an eager call; a Variable. */
 static void
 run_session(TtFixture *fx)
 {
@@ -35,7 +48,12 @@ run_session(TtFixture *fx)
   for (int i = 0; i < 4; i++) {
     g_autoptr(TrTraceSig) s = tt_sig("n", tr_trace_type_new_int(i % 2), NULL);
     tt_call(fx, g, s, "<cell 2>", 5, 2, NULL);
+    if (i == 1)
+      emit_stop(fx, "<cell 2>", 3, true);
+    if (i == 2)
+      emit_stop(fx, "<cell 2>", 4, false); /* a step: stopped again, no continue between */
   }
+  tr_event_bus_emit(fx->bus, tr_event_new(TR_EVENT_DEBUGGER_CONTINUED));
   TrEvent *ev = tr_event_new(TR_EVENT_VARIABLE_CREATED);
   ev->cell = 2;
   ev->var_id = 7;
@@ -188,6 +206,45 @@ test_graph_carried(TtFixture *fx, gconstpointer data)
   g_assert_nonnull(strstr(line, "\"graph\":\"{\\\"nodes\\\":[]}\""));
 }
 
+/* The kernel is paused from debugger_stopped to debugger_continued; a step replaces the stop;
+ * a snapshot taken while paused says where. */
+static void
+test_debugger_paused(TtFixture *fx, gconstpointer data)
+{
+  run_session(fx);
+  g_autoptr(TrState) s = tr_state_new(G_MAXUINT);
+  const TrEvent *paused = NULL;
+  guint n_stops = 0;
+  for (guint i = 0; i < fx->events->len; i++) {
+    const TrEvent *ev = fx->events->pdata[i];
+    tr_state_apply(s, ev);
+    if (ev->kind == TR_EVENT_DEBUGGER_STOPPED) {
+      n_stops++;
+      paused = tr_state_paused(s);
+      g_assert_true(paused == ev);
+      json_t *j = tr_state_to_json(s, 0);
+      g_autoptr(TrState) back = tr_state_from_json(j, 0, NULL);
+      json_decref(j);
+      const TrEvent *p = tr_state_paused(back);
+      g_assert_nonnull(p);
+      g_assert_cmpstr(p->file, ==, "<cell 2>");
+      g_assert_cmpint(p->line, ==, n_stops == 1 ? 3 : 4);
+      g_assert_cmpstr(p->reason, ==, n_stops == 1 ? "breakpoint" : "step");
+      g_assert_cmpint(p->tracing, ==, n_stops == 1);
+      g_assert_cmpstr(p->fn_name, ==, "g");
+    } else if (ev->kind == TR_EVENT_DEBUGGER_CONTINUED) {
+      g_assert_null(tr_state_paused(s));
+    } else if (n_stops > 0 && tr_state_paused(s)) {
+      g_assert_true(tr_state_paused(s) == paused); /* other events leave the stop in force */
+    }
+  }
+  g_assert_cmpuint(n_stops, ==, 2);
+  g_assert_null(tr_state_paused(s));
+  json_t *j = tr_state_to_json(s, 0);
+  g_assert_true(json_is_null(json_object_get(j, "paused")));
+  json_decref(j);
+}
+
 static void
 test_malformed(void)
 {
@@ -204,6 +261,10 @@ test_malformed(void)
       "\"events\":[{\"seq\":5,\"kind\":\"call\"}]}",
       "{\"version\":1,\"seq\":9,\"functions\":[],\"cells\":[],\"variables\":[],"
       "\"events\":[{\"seq\":5,\"kind\":\"nope\"}]}",
+      "{\"version\":1,\"seq\":9,\"functions\":[],\"cells\":[],\"variables\":[],"
+      "\"events\":[],\"paused\":{\"seq\":5,\"kind\":\"call\"}}",
+      "{\"version\":1,\"seq\":9,\"functions\":[],\"cells\":[],\"variables\":[],"
+      "\"events\":[],\"paused\":{\"kind\":\"debugger_stopped\",\"line\":\"x\"}}",
   };
   for (guint i = 0; i < G_N_ELEMENTS(bad); i++) {
     json_t *j = json_loads(bad[i], 0, NULL);
@@ -229,5 +290,6 @@ tt_add_state_tests(void)
   FX("/trace/state/snapshot-then-live-equals-publisher", test_snapshot_then_live);
   FX("/trace/state/window-and-events-since", test_window);
   FX("/trace/state/graph-json-carried", test_graph_carried);
+  FX("/trace/state/debugger-paused-until-continued", test_debugger_paused);
   g_test_add_func("/trace/state/malformed-snapshot", test_malformed);
 }
