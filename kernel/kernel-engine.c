@@ -19,7 +19,12 @@
  * Trace events: the engine owns one event bus for the process (across resets), which every
  * session of the interpreter emits on; kernel-debug.c publishes it to debuggers from a fourth
  * thread, "tk-debug", and answers their requests there.
+ *
+ * Jupyter's debug protocol (kernel-dap.c) is served on the control thread; a ZeroMQ monitor
+ * of the control socket tells it when a client's connection closes, so that a debugger's
+ * client that vanished does not leave the kernel paused at a breakpoint.
  */
+#include "kernel-dap.h"
 #include "kernel-debug.h"
 #include "kernel-private.h"
 
@@ -33,6 +38,8 @@
 /* inproc endpoints between the threads. */
 #define WAKE_ENDPOINT "inproc://trellis-wake"
 #define HB_ENDPOINT   "inproc://trellis-heartbeat-stop"
+/* The control socket's monitor: its closed connections. */
+#define CONTROL_MONITOR_ENDPOINT "inproc://trellis-control-monitor"
 /* How long closing sockets may wait to deliver the last messages. */
 #define LINGER_MS 1000
 /* How often a wait for input rechecks the interrupt flag (a signal may land just before poll). */
@@ -61,6 +68,10 @@ struct TkKernel {
   void *control_wake; /* PAIR with main */
   TkSender control_sender;
   GThread *control_thread;
+
+  /* control thread: Jupyter's debug protocol */
+  TkDap *dap;            /* owned */
+  void *control_monitor; /* PAIR: the control socket's closed connections (ZMQ monitor) */
 
   /* iopub: main and control publish in turn, under the lock */
   void *iopub_pub;          /* PUB to the clients */
@@ -101,6 +112,12 @@ const TkConnection *
 tk_kernel_connection(TkKernel *kernel)
 {
   return kernel->conn;
+}
+
+TkDap *
+tk_kernel_dap(TkKernel *kernel)
+{
+  return kernel->dap;
 }
 
 /* ---- interrupts and stopping ------------------------------------------------------------ */
@@ -205,10 +222,11 @@ serve_frames(TkContext *ctx, GPtrArray *frames, bool aborting)
 static bool
 serve_one(TkContext *ctx)
 {
-  g_autoptr(GPtrArray) frames = tk_recv_frames(ctx->socket, ZMQ_DONTWAIT);
+  g_autoptr(GPtrArray) frames = tk_recv_frames_fd(ctx->socket, ZMQ_DONTWAIT, &ctx->peer_fd);
   if (!frames)
     return false;
   serve_frames(ctx, frames, false);
+  ctx->peer_fd = -1;
   return true;
 }
 
@@ -472,15 +490,38 @@ tk_kernel_execute(TkContext *ctx, const TkMessage *request, const TkExecRequest 
 
 /* ---- threads ------------------------------------------------------------------------------ */
 
+/* One event of the control socket's monitor: a connection closed (the debug session of its
+ * client ends). A monitor event is two frames: event number and value (the fd), then the
+ * endpoint. */
+static void
+read_control_monitor(TkKernel *k)
+{
+  g_autoptr(GPtrArray) frames = tk_recv_frames(k->control_monitor, ZMQ_DONTWAIT);
+  if (!frames || frames->len < 1)
+    return;
+  gsize size;
+  const guint8 *head = g_bytes_get_data(frames->pdata[0], &size);
+  if (size < 6)
+    return;
+  uint16_t event;
+  uint32_t value;
+  memcpy(&event, head, sizeof event);
+  memcpy(&value, head + 2, sizeof value);
+  if (event == ZMQ_EVENT_DISCONNECTED)
+    tk_dap_peer_gone(k->dap, (int)value);
+}
+
 static gpointer
 control_main(gpointer data)
 {
   TkKernel *k = data;
-  TkContext ctx = {k, TK_CHANNEL_CONTROL, k->control, &k->control_sender, NULL};
+  TkContext ctx = {k, TK_CHANNEL_CONTROL, k->control, &k->control_sender, NULL, -1};
   bool quit = false;
   while (!quit && !atomic_load(&k->stopping)) {
-    zmq_pollitem_t items[] = {{k->control, 0, ZMQ_POLLIN, 0}, {k->control_wake, 0, ZMQ_POLLIN, 0}};
-    if (zmq_poll(items, 2, -1) < 0) {
+    zmq_pollitem_t items[] = {{k->control, 0, ZMQ_POLLIN, 0},
+                              {k->control_wake, 0, ZMQ_POLLIN, 0},
+                              {k->control_monitor, 0, ZMQ_POLLIN, 0}};
+    if (zmq_poll(items, 3, -1) < 0) {
       if (errno == EINTR)
         continue;
       break;
@@ -492,7 +533,13 @@ control_main(gpointer data)
       quit = zmq_recv(k->control_wake, word, sizeof word, ZMQ_DONTWAIT) == 4 &&
              memcmp(word, "quit", 4) == 0;
     }
+    if (items[2].revents & ZMQ_POLLIN)
+      read_control_monitor(k);
   }
+  /* A debugger stopped at a breakpoint lets the cell finish; its events stop before iopub. */
+  tk_dap_close(k->dap);
+  zmq_socket_monitor(k->control, NULL, 0);
+  zmq_close(k->control_monitor);
   zmq_close(k->control);
   zmq_close(k->control_wake);
   return NULL;
@@ -622,6 +669,12 @@ open_sockets(TkKernel *k, GError **error)
       !(k->hb_stop_peer = inproc(k, ZMQ_PAIR, HB_ENDPOINT, true, error)) ||
       !(k->hb_stop = inproc(k, ZMQ_PAIR, HB_ENDPOINT, false, error)))
     return FALSE;
+  if (zmq_socket_monitor(k->control, CONTROL_MONITOR_ENDPOINT, ZMQ_EVENT_DISCONNECTED) < 0) {
+    g_set_error(error, TK_ERROR, TK_ERROR_SOCKET, "monitor of control: %s", zmq_strerror(errno));
+    return FALSE;
+  }
+  if (!(k->control_monitor = inproc(k, ZMQ_PAIR, CONTROL_MONITOR_ENDPOINT, false, error)))
+    return FALSE;
   if (any_port_zero && !tk_connection_save(k->conn, error))
     return FALSE;
   /* After the connection file has its ports: the discovery file names it. */
@@ -641,6 +694,7 @@ close_unowned_sockets(TkKernel *k)
       zmq_close(*all[i]);
       *all[i] = NULL;
     }
+  g_clear_pointer(&k->control_monitor, zmq_close);
 }
 
 /* Start control and heartbeat with SIGINT blocked, so that it lands on main. */
@@ -732,7 +786,7 @@ wait_shell(TkKernel *k, zmq_pollitem_t items[2], Burst *burst)
 static void
 main_loop(TkKernel *k)
 {
-  TkContext ctx = {k, TK_CHANNEL_SHELL, k->shell, &k->main_sender, NULL};
+  TkContext ctx = {k, TK_CHANNEL_SHELL, k->shell, &k->main_sender, NULL, -1};
   Burst burst = {0, 10.0 * SPIN_MAX_US};
   while (!atomic_load(&k->stopping)) {
     zmq_pollitem_t items[] = {{k->shell, 0, ZMQ_POLLIN, 0}, {k->wake, 0, ZMQ_POLLIN, 0}};
@@ -780,6 +834,7 @@ kernel_free(TkKernel *k)
   if (k->interp.free)
     k->interp.free(k->interp.self);
   tk_debug_free(k->debug);
+  tk_dap_free(k->dap);
   if (k->bus)
     tr_event_bus_unref(k->bus);
   g_free(k->events_file);
@@ -828,6 +883,7 @@ tk_kernel_run(const char *connection_file, const char *events_file, TkInterp *in
 
   k->zctx = zmq_ctx_new();
   if (open_sockets(k, error)) {
+    k->dap = tk_dap_new(&k->interp, &k->control_sender);
     struct sigaction old_sigint;
     install_sigint(k, &old_sigint);
     start_threads(k);

@@ -6,6 +6,7 @@
  * refuse a field of the wrong type: such a request gets an error reply ("BadRequest") and is
  * not acted on. Handlers reply with tk_reply() and never publish status.
  */
+#include "kernel-dap.h"
 #include "kernel-private.h"
 
 #include <string.h>
@@ -150,7 +151,8 @@ handle_kernel_info(TkContext *ctx, const TkMessage *request)
                      "implementation_version",
                      interp->implementation_version ? interp->implementation_version : "",
                      "language_info", language_info(interp), "banner",
-                     interp->banner ? interp->banner : "Trellis", "debugger", false, "help_links"));
+                     interp->banner ? interp->banner : "Trellis", "debugger",
+                     tk_dap_available(tk_kernel_dap(ctx->kernel)), "help_links"));
 }
 
 static void
@@ -334,6 +336,13 @@ handle_interrupt(TkContext *ctx, const TkMessage *request)
   tk_reply(ctx, request, json_pack("{s:s}", "status", "ok"));
 }
 
+/* Jupyter's debug protocol: a DAP request in, a DAP response out, even for a malformed one. */
+static void
+handle_debug(TkContext *ctx, const TkMessage *request)
+{
+  tk_reply(ctx, request, tk_dap_request(tk_kernel_dap(ctx->kernel), request, ctx->peer_fd));
+}
+
 static void
 handle_connect(TkContext *ctx, const TkMessage *request)
 {
@@ -364,6 +373,7 @@ static const TkHandlerRow handler_table[] = {
     {"connect_request", "connect_reply", handle_connect, SHELL | CONTROL, true},
     {"shutdown_request", "shutdown_reply", handle_shutdown, SHELL | CONTROL, true},
     {"interrupt_request", "interrupt_reply", handle_interrupt, CONTROL, false},
+    {"debug_request", "debug_reply", handle_debug, CONTROL, true},
 };
 
 const TkHandlerRow *

@@ -6,6 +6,7 @@
  *   kernel-engine.c      sockets, threads, the dispatcher, iopub publishing, stdin, interrupts
  *   kernel-handlers.c    the message table: one row per msg_type, and its handlers
  *   kernel-debug.c       trace events for debuggers: publisher, requests (kernel-debug.h)
+ *   kernel-dap.c         Jupyter's debug protocol, debugpy behind it (kernel-dap.h)
  *
  * Threads: the main thread owns shell, stdin and runs cells; the control thread owns control;
  * the iopub thread owns the PUB socket and forwards what the other two push to it over
@@ -151,6 +152,8 @@ bool tk_send(TkSender *sender, void *socket, GPtrArray *identities, const char *
 bool tk_publish(TkSender *sender, const char *msg_type, const TkMessage *parent, json_t *content);
 /* Receive one multipart message: GBytes* frames, NULL on EAGAIN/EINTR/ETERM. */
 GPtrArray *tk_recv_frames(void *socket, int flags);
+/* The same, with `*fd` the file descriptor of the connection it came over (-1 if unknown). */
+GPtrArray *tk_recv_frames_fd(void *socket, int flags, int *fd);
 /* A JSON string of `len` bytes (-1: NUL-terminated), made valid UTF-8 if it is not. */
 json_t *tk_json_string(const char *text, gssize len);
 /* Log a dropped message to stderr with its reason. */
@@ -190,6 +193,7 @@ typedef struct {
   void *socket;            /* that channel's ROUTER socket */
   TkSender *sender;        /* this thread's sender */
   const TkHandlerRow *row; /* the table row of the request being handled */
+  int peer_fd;             /* the connection the request came over (ZMQ_SRCFD), or -1 */
 } TkContext;
 
 /* An execute_request's content, checked. Borrowed from the request. */
@@ -209,6 +213,8 @@ json_t *tk_error_content(const char *ename, const char *evalue);
 TkInterp *tk_kernel_interp(TkKernel *kernel);
 TkHistory *tk_kernel_history(TkKernel *kernel);
 const TkConnection *tk_kernel_connection(TkKernel *kernel);
+/* The debug protocol's server (kernel-dap.h), used on the control thread. */
+struct TkDap *tk_kernel_dap(TkKernel *kernel);
 /* Run one execute_request on the main thread and reply (kernel-engine.c owns the cell IO). */
 void tk_kernel_execute(TkContext *ctx, const TkMessage *request, const TkExecRequest *exec);
 /* Interrupt the running cell, if any. Async-signal-safe. */

@@ -195,18 +195,19 @@ is_delimiter(GBytes *frame)
   return size == sizeof delimiter - 1 && memcmp(data, delimiter, size) == 0;
 }
 
+/* The frame's JSON value; an object unless `any` (then any JSON value). */
 static json_t *
-parse_object(GBytes *frame, const char *what, GError **error)
+parse_json(GBytes *frame, const char *what, bool any, GError **error)
 {
   gsize size;
   const char *data = g_bytes_get_data(frame, &size);
   json_error_t jerr;
-  json_t *json = json_loadb(data ? data : "", size, 0, &jerr);
+  json_t *json = json_loadb(data ? data : "", size, any ? JSON_DECODE_ANY : 0, &jerr);
   if (!json) {
     g_set_error(error, TK_ERROR, TK_ERROR_MESSAGE, "%s is not JSON: %s", what, jerr.text);
     return NULL;
   }
-  if (!json_is_object(json)) {
+  if (!any && !json_is_object(json)) {
     json_decref(json);
     g_set_error(error, TK_ERROR, TK_ERROR_MESSAGE, "%s is not a JSON object", what);
     return NULL;
@@ -252,10 +253,7 @@ tk_message_parse(GPtrArray *frames, TkSigner *signer, TkReplayGuard *guard, GErr
   }
 
   g_autoptr(TkMessage) msg = g_new0(TkMessage, 1);
-  if (!(msg->header = parse_object(parts[0], "header", error)) ||
-      !(msg->parent_header = parse_object(parts[1], "parent_header", error)) ||
-      !(msg->metadata = parse_object(parts[2], "metadata", error)) ||
-      !(msg->content = parse_object(parts[3], "content", error)))
+  if (!(msg->header = parse_json(parts[0], "header", false, error)))
     return NULL;
   msg->msg_type = json_string_value(json_object_get(msg->header, "msg_type"));
   msg->msg_id = json_string_value(json_object_get(msg->header, "msg_id"));
@@ -263,6 +261,13 @@ tk_message_parse(GPtrArray *frames, TkSigner *signer, TkReplayGuard *guard, GErr
     g_set_error(error, TK_ERROR, TK_ERROR_MESSAGE, "header without msg_type or msg_id");
     return NULL;
   }
+  /* A debug_request's content is a DAP message: one that is not an object is answered with a
+   * failed DAP response (kernel-dap.c), as debuggers expect an answer to every request. */
+  bool any_content = strcmp(msg->msg_type, "debug_request") == 0;
+  if (!(msg->parent_header = parse_json(parts[1], "parent_header", false, error)) ||
+      !(msg->metadata = parse_json(parts[2], "metadata", false, error)) ||
+      !(msg->content = parse_json(parts[3], "content", any_content, error)))
+    return NULL;
   msg->header_raw = g_bytes_ref(parts[0]);
   msg->identities = g_ptr_array_new_with_free_func((GDestroyNotify)g_bytes_unref);
   for (guint i = 0; i < d; i++)
@@ -291,6 +296,14 @@ free_zmq_msg(gpointer data)
 GPtrArray *
 tk_recv_frames(void *socket, int flags)
 {
+  return tk_recv_frames_fd(socket, flags, NULL);
+}
+
+GPtrArray *
+tk_recv_frames_fd(void *socket, int flags, int *fd)
+{
+  if (fd)
+    *fd = -1;
   /* Enough for the most ids and buffers accepted, plus one so that parsing sees "too many". */
   const guint cap = TK_MAX_IDENTITIES + 6 + TK_MAX_BUFFERS + 1;
   GPtrArray *frames = g_ptr_array_new_with_free_func((GDestroyNotify)g_bytes_unref);
@@ -307,6 +320,10 @@ tk_recv_frames(void *socket, int flags)
       return NULL;
     }
     bool more = zmq_msg_more(part);
+    /* A ROUTER's routing-id frame is made by the socket and has no fd; the frames after it
+     * came over the connection. */
+    if (fd && *fd < 0)
+      *fd = zmq_msg_get(part, ZMQ_SRCFD);
     if (frames->len < cap)
       g_ptr_array_add(frames, g_bytes_new_with_free_func(zmq_msg_data(part), zmq_msg_size(part),
                                                          free_zmq_msg, part));
