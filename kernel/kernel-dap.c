@@ -304,6 +304,38 @@ publish_event(TkDap *dap, json_t *event)
     g_bytes_unref(parent);
 }
 
+/* Tells the interpreter's tf module what the debugger does (kernel-py-interp.c: tf_stopped,
+ * tf_continued, tf_breakpoints; tf.h says why): the trace events then show a pause, and a
+ * cached call that cannot stop at a breakpoint. `arguments` is stolen. Never with dap->lock
+ * held (the interpreter takes the GIL). */
+static void
+tell_tf(TkDap *dap, const char *command, json_t *arguments)
+{
+  g_autoptr(json_t) args = arguments ? arguments : json_object();
+  if (!dap->interp->debug)
+    return;
+  g_autofree char *message = NULL;
+  json_t *r = dap->interp->debug(dap->interp->self, command, args, &message);
+  if (!r)
+    g_printerr("trellis-kernel: debugger: %s: %s\n", command, message ? message : "failed");
+  json_decref(r);
+}
+
+/* A stop's trace event: where the main thread stopped, read by the interpreter. */
+static void
+tell_tf_stopped(TkDap *dap, json_t *event)
+{
+  json_t *body = json_object_get(event, "body");
+  json_t *reason = json_object_get(body, "reason");
+  json_t *description = json_object_get(body, "description");
+  json_t *args = json_object();
+  if (json_is_string(reason))
+    json_object_set(args, "reason", reason);
+  if (json_is_string(description))
+    json_object_set(args, "description", description);
+  tell_tf(dap, "tf_stopped", args);
+}
+
 static int
 thread_id(json_t *body)
 {
@@ -327,6 +359,7 @@ ask_stopped_threads(TkDap *dap, json_t *event)
     g_hash_table_remove(dap->stop_events, GINT_TO_POINTER((int)seq));
     g_hash_table_add(dap->stopped, GINT_TO_POINTER(thread_id(json_object_get(event, "body"))));
     g_mutex_unlock(&dap->lock);
+    tell_tf_stopped(dap, event);
     publish_event(dap, event);
   }
 }
@@ -353,6 +386,10 @@ on_event(TkDap *dap, json_t *event)
       g_hash_table_remove(dap->stopped, GINT_TO_POINTER(thread_id(body)));
   }
   g_mutex_unlock(&dap->lock);
+  if (g_strcmp0(name, "stopped") == 0)
+    tell_tf_stopped(dap, event);
+  else if (g_strcmp0(name, "continued") == 0)
+    tell_tf(dap, "tf_continued", NULL);
   publish_event(dap, event);
 }
 
@@ -374,6 +411,7 @@ on_stopped_threads(TkDap *dap, json_t *event, json_t *threads_response)
                        GINT_TO_POINTER((int)json_integer_value(json_object_get(thread, "id"))));
   }
   g_mutex_unlock(&dap->lock);
+  tell_tf_stopped(dap, event);
   publish_event(dap, event);
 }
 
@@ -395,10 +433,13 @@ static void
 on_response(TkDap *dap, json_t *resp)
 {
   gpointer key = GINT_TO_POINTER((int)json_integer_value(json_object_get(resp, "request_seq")));
-  g_mutex_lock(&dap->lock);
   /* Here, in the order debugpy sent them, rather than when the control thread gets the
    * response: the next stop's event may already follow it. debugpy resumes every thread on
-   * each of these (its "continued" events come later and say so too). */
+   * each of these (its "continued" events come later and say so too; tf's event is emitted
+   * once). */
+  if (resumes(resp))
+    tell_tf(dap, "tf_continued", NULL);
+  g_mutex_lock(&dap->lock);
   if (resumes(resp))
     g_hash_table_remove_all(dap->stopped);
   json_t *event = NULL;
@@ -580,6 +621,8 @@ end_session(TkDap *dap, json_t *disconnect)
   }
   close_connection(dap);
   g_hash_table_remove_all(dap->breakpoints);
+  tell_tf(dap, "tf_breakpoints", NULL); /* every file's are gone */
+  tell_tf(dap, "tf_continued", NULL);
   dap->started = false;
   dap->attached = false;
   dap->owner_fd = -1;
@@ -757,6 +800,16 @@ dap_set_breakpoints(TkDap *dap, const Request *req)
       g_hash_table_insert(dap->breakpoints, g_strdup(path), json_deep_copy(list));
     else
       g_hash_table_remove(dap->breakpoints, path);
+    json_t *lines = json_array();
+    size_t i;
+    json_t *bp;
+    json_array_foreach(list, i, bp)
+    {
+      json_t *line = json_object_get(bp, "line");
+      if (json_is_integer(line))
+        json_array_append(lines, line);
+    }
+    tell_tf(dap, "tf_breakpoints", json_pack("{s:s, s:o}", "path", path, "lines", lines));
   }
   return resp;
 }

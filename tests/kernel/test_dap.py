@@ -311,6 +311,91 @@ class Stops(DapTestCase):
         self.assertEqual(self.k.proc.wait(TIMEOUT * SLOW), 0)
 
 
+TF_CELL = """import tensorflow as tf
+
+@tf.function
+def scaled(x):
+    y = x * 2.0
+    return y + 1.0
+
+out = scaled(tf.constant([1.0, 2.0]))
+"""
+
+
+class TracedFunctions(DapTestCase):
+    """A breakpoint in a tf.function's body stops while it traces (symbolic tensors), not on
+    its cached calls (the trace events say why), and on every call when run eagerly."""
+
+    def setUp(self):
+        self.events_path = os.path.join(os.environ.get("TMPDIR", "/tmp"),
+                                        "trellis-dap-events-%d.jsonl" % os.getpid())
+        self.k = Kernel(extra_args=("--events", self.events_path))
+        self.seq = 0
+
+    def tearDown(self):
+        super().tearDown()
+        if os.path.exists(self.events_path):
+            os.unlink(self.events_path)
+
+    def events(self, kind):
+        with open(self.events_path) as f:
+            return [e for e in map(json.loads, f) if e["kind"] == kind]
+
+    def run_to_stop(self, code):
+        """Runs `code`; at its stop returns (thread, locals by name, msg_id)."""
+        msg_id = self.execute_async(code)
+        stopped = self.event("stopped")
+        self.assertEqual(stopped["body"]["reason"], "breakpoint")
+        thread = stopped["body"]["threadId"]
+        frames = self.frames(thread)
+        self.assertEqual((frames[0]["name"], frames[0]["line"]), ("scaled", 6))
+        scopes = self.ok("scopes", dict(frameId=frames[0]["id"]))["body"]["scopes"]
+        local = [s for s in scopes if s["name"] == "Locals"][0]
+        variables = self.ok("variables", dict(variablesReference=local["variablesReference"]))
+        return thread, {v["name"]: v for v in variables["body"]["variables"]}, msg_id
+
+    def resume(self, thread, msg_id):
+        self.ok("continue", dict(threadId=thread))
+        reply = self.k.reply(self.k.shell, msg_id, TIMEOUT)
+        self.assertEqual(reply["content"]["status"], "ok", reply["content"])
+
+    def test_stops_while_tracing_not_on_cached_calls_and_again_when_eager(self):
+        self.start()
+        self.break_in(TF_CELL, 6)
+        # The first call traces: the body runs on symbolic tensors.
+        thread, local, msg_id = self.run_to_stop(TF_CELL)
+        self.assertEqual(local["x"]["value"], "<tf.Tensor 'x:0' shape=(2,) dtype=float32>")
+        self.assertRegex(local["y"]["value"], r"^<tf\.Tensor '[\w/]+:0' shape=\(2,\) "
+                                              r"dtype=float32>$")
+        self.assertEqual(local["y"]["type"], "Tensor")
+        self.resume(thread, msg_id)
+        self.assertEqual(self.value("out.numpy().tolist()"), "[3.0, 5.0]")
+        # A cached call runs the graph: nothing stops, and the trace events say why.
+        reply, out = self.k.execute("scaled(tf.constant([5.0, 6.0])).numpy().tolist()",
+                                    timeout=TIMEOUT)
+        self.assertEqual(reply["content"]["status"], "ok")
+        self.assertFalse([m for m in out if m["msg_type"] == "debug_event"
+                          and m["content"].get("event") == "stopped"])
+        # Eagerly, every call runs the body and stops.
+        self.k.execute("tf.config.run_functions_eagerly(True)", timeout=TIMEOUT)
+        thread, local, msg_id = self.run_to_stop("eager_out = scaled(tf.constant([7.0]))")
+        self.assertEqual(local["x"]["value"],
+                         "<tf.Tensor: shape=(1,), dtype=float32, numpy=array([7.], "
+                         "dtype=float32)>")
+        self.resume(thread, msg_id)
+        self.k.execute("tf.config.run_functions_eagerly(False)", timeout=TIMEOUT)
+
+        stops = self.events("debugger_stopped")
+        self.assertEqual(len(stops), 2, stops)
+        self.assertEqual([(e.get("reason"), e.get("tracing"), e.get("line"), e.get("name"))
+                          for e in stops],
+                         [("breakpoint", True, 6, "scaled"), ("breakpoint", False, 6, "scaled")])
+        self.assertEqual(len(self.events("debugger_continued")), 2)
+        bypassed = self.events("breakpoint_bypassed")
+        self.assertEqual(len(bypassed), 1, bypassed)
+        self.assertIn("no Python ran", bypassed[0]["text"])
+
+
 class Vanishing(DapTestCase):
     def test_a_client_that_vanishes_at_a_stop_leaves_the_kernel_running(self):
         other = Client(self.k)
