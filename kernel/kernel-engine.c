@@ -850,7 +850,7 @@ kernel_free(TkKernel *k)
 }
 
 gboolean
-tk_kernel_run(const char *connection_file, const char *events_file, TkInterp *interp,
+tk_kernel_run(const char *connection_file, const char *events_file, bool eager, TkInterp *interp,
               GError **error)
 {
   TkKernel *k = g_new0(TkKernel, 1);
@@ -862,6 +862,8 @@ tk_kernel_run(const char *connection_file, const char *events_file, TkInterp *in
   tr_event_bus_set_carry_graphs(k->bus, true);
   if (k->interp.use_events)
     k->interp.use_events(k->interp.self, k->bus);
+  if (eager && k->interp.set_eager)
+    k->interp.set_eager(k->interp.self, true); /* on the session's registry, made just now */
   k->session = g_uuid_string_random();
   k->history = tk_history_new();
   k->replay = tk_replay_guard_new(TK_REPLAY_HISTORY);

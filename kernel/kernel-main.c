@@ -1,5 +1,6 @@
-/* kernel-main.c — `trellis-kernel -f CONNECTION_FILE [--events FILE.jsonl]`: the Jupyter kernel
- * program, the protocol engine in front of embedded CPython (kernel-py-interp.c, over core/py). */
+/* kernel-main.c — `trellis-kernel -f CONNECTION_FILE [--events FILE.jsonl] [--eager]`: the
+ * Jupyter kernel program, the protocol engine in front of embedded CPython (kernel-py-interp.c,
+ * over core/py). */
 #include "kernel-private.h"
 
 #include <fcntl.h>
@@ -49,11 +50,14 @@ main(int argc, char **argv)
   g_autofree char *connection_file = NULL;
   g_autofree char *events_file = NULL;
   gboolean version = FALSE;
+  gboolean eager = FALSE;
   const GOptionEntry entries[] = {
       {"connection-file", 'f', 0, G_OPTION_ARG_FILENAME, &connection_file,
        "The connection file written by the Jupyter client", "FILE"},
       {"events", 0, 0, G_OPTION_ARG_FILENAME, &events_file,
        "Also write every trace event to FILE as a JSON line", "FILE.jsonl"},
+      {"eager", 0, 0, G_OPTION_ARG_NONE, &eager,
+       "Run functions eagerly from the start (tf.config.run_functions_eagerly(True))", NULL},
       {"version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version and exit", NULL},
       {NULL},
   };
@@ -75,7 +79,7 @@ main(int argc, char **argv)
   detach_stdin();
   TkInterp interp;
   if (!tk_py_interp_init(&interp, &error) ||
-      !tk_kernel_run(connection_file, events_file, &interp, &error)) {
+      !tk_kernel_run(connection_file, events_file, eager, &interp, &error)) {
     g_printerr("trellis-kernel: %s\n", error->message);
     return 1;
   }

@@ -227,9 +227,10 @@ void tk_kernel_request_stop(TkContext *ctx);
 /* Serve the connection file's sockets with `interp` (taken over: freed at the end) until a
  * shutdown_request arrives. Both interrupt modes are always on: SIGINT and interrupt_request.
  * The trace events of every session also go to debuggers (kernel-debug.h) and, when
- * `events_file` is not NULL, to that file as JSON lines. */
-gboolean tk_kernel_run(const char *connection_file, const char *events_file, TkInterp *interp,
-                       GError **error);
+ * `events_file` is not NULL, to that file as JSON lines. `eager`: functions run eagerly from
+ * the start (tf.config.run_functions_eagerly(True)). */
+gboolean tk_kernel_run(const char *connection_file, const char *events_file, bool eager,
+                       TkInterp *interp, GError **error);
 
 /* ---- message table (kernel-handlers.c) --------------------------------------------------- */
 

@@ -396,6 +396,20 @@ class TracedFunctions(DapTestCase):
         self.assertIn("no Python ran", bypassed[0]["text"])
 
 
+    def test_a_kernel_started_eager_stops_on_every_call(self):
+        self.k.stop()
+        self.k = Kernel(extra_args=("--events", self.events_path, "--eager"))
+        self.start()
+        self.break_in(TF_CELL, 6)
+        for code in (TF_CELL, "again = scaled(tf.constant([3.0, 4.0]))"):
+            thread, local, msg_id = self.run_to_stop(code)
+            self.assertTrue(local["x"]["value"].startswith("<tf.Tensor: shape=(2,)"), local)
+            self.resume(thread, msg_id)
+        self.assertEqual([e.get("tracing") for e in self.events("debugger_stopped")],
+                         [False, False])
+        self.assertEqual(self.events("breakpoint_bypassed"), [])
+
+
 class Vanishing(DapTestCase):
     def test_a_client_that_vanishes_at_a_stop_leaves_the_kernel_running(self):
         other = Client(self.k)
