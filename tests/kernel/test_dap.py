@@ -304,6 +304,16 @@ class Stops(DapTestCase):
         self.finish(thread, msg_id)
         self.assertEqual(self.value("(r, s)"), "(5, 50)")
 
+    def test_interrupt_while_stopped_ends_the_cell(self):
+        thread, frames, path, msg_id = self.stop_in_f()
+        interrupt = self.k.send(self.k.control, "interrupt_request")
+        self.k.reply(self.k.control, interrupt, TIMEOUT)
+        reply = self.k.reply(self.k.shell, msg_id, TIMEOUT)
+        self.assertEqual((reply["content"]["status"], reply["content"]["ename"]),
+                         ("error", "KeyboardInterrupt"))
+        self.assertEqual(self.ok("debugInfo")["body"]["stoppedThreads"], [])
+        self.assertEqual(self.value("2 + 2"), "4")
+
     def test_shutdown_while_stopped_ends_cleanly(self):
         self.stop_in_f()
         msg_id = self.k.send(self.k.control, "shutdown_request", dict(restart=False))
