@@ -146,6 +146,16 @@ def _make_shell():
         def init_virtualenv(self):
             pass  # the kernel's Python is the one it was built with
 
+        def should_run_async(self, raw_cell, *, transformed_cell=None,
+                             preprocessing_exc_tuple=None):
+            # Top-level asynchronous code holds `await`, `async for` or `async with`: a cell
+            # without either word runs as it is, without one more compilation to find out.
+            cell = raw_cell if transformed_cell is None else transformed_cell
+            if "await" not in cell and "async" not in cell:
+                return False
+            return super().should_run_async(raw_cell, transformed_cell=transformed_cell,
+                                            preprocessing_exc_tuple=preprocessing_exc_tuple)
+
         def _showtraceback(self, etype, evalue, stb):
             sys.stdout.flush()
             sys.stderr.flush()
