@@ -133,5 +133,8 @@ tk_connection_save(TkConnection *conn, GError **error)
     g_set_error(error, TK_ERROR, TK_ERROR_CONNECTION, "cannot serialise the connection file");
     return FALSE;
   }
-  return g_file_set_contents(conn->path, text, -1, error);
+  /* The file holds the key: only its owner may read it, whatever the umask (a new file beside
+   * it, then renamed over it, so that no reader ever sees half a file). */
+  return g_file_set_contents_full(conn->path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600,
+                                  error);
 }

@@ -631,8 +631,14 @@ class Lifecycle(unittest.TestCase):
         second.stop()
 
     def test_ports_0_are_chosen_and_written_back(self):
-        k = Kernel(ports=[0, 0, 0, 0, 0])
+        old = os.umask(0o022)  # a file of the client's readable by all: the kernel's is not
+        try:
+            k = Kernel(ports=[0, 0, 0, 0, 0])
+        finally:
+            os.umask(old)
         self.assertTrue(all(k.cfg[p] > 0 for p in ("shell_port", "iopub_port", "hb_port")))
+        # The key is in the file: rewritten, it is the owner's alone.
+        self.assertEqual(os.stat(k.cf).st_mode & 0o777, 0o600)
         reply, _ = k.execute("1")
         self.assertEqual(reply["content"]["status"], "ok")
         k.stop()
