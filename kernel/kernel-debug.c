@@ -178,6 +178,8 @@ bind_socket(void *zctx, const TkConnection *conn, int type, const char *what, GE
   if (type == ZMQ_XPUB) {
     int hwm = 100000; /* messages of up to TK_DEBUG_MAX_BATCH events: a slow debugger keeps up */
     zmq_setsockopt(socket, ZMQ_SNDHWM, &hwm, sizeof hwm);
+    int64_t max_size = TK_MAX_SUBSCRIPTION_SIZE; /* only subscriptions come in */
+    zmq_setsockopt(socket, ZMQ_MAXMSGSIZE, &max_size, sizeof max_size);
   } else {
     int64_t max_size = MAX_REQUEST_SIZE;
     zmq_setsockopt(socket, ZMQ_MAXMSGSIZE, &max_size, sizeof max_size);

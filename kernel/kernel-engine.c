@@ -84,9 +84,10 @@ struct TkKernel {
   GThread *hb_thread;
 
   /* trace events */
-  TrEventBus *bus;   /* the process's event bus, owned */
-  TkDebug *debug;    /* publisher and request socket (kernel-debug.c), owned */
-  char *events_file; /* --events: every event as a JSON line, or NULL */
+  TrEventBus *bus;          /* the process's event bus, owned */
+  TkDebug *debug;           /* publisher and request socket (kernel-debug.c), owned */
+  char *events_file;        /* --events: every event as a JSON line, or NULL */
+  int64_t max_message_size; /* ZMQ_MAXMSGSIZE of the channels */
 
   atomic_bool cell_running; /* the interpreter is running code: interrupts are forwarded */
   atomic_bool interrupted;  /* an interrupt arrived while it was */
@@ -597,7 +598,7 @@ bind_channel(TkKernel *k, TkChannel channel, int type, GError **error)
   void *socket = new_socket(k, type, error);
   if (!socket)
     return NULL;
-  int64_t max_size = TK_MAX_FRAME_SIZE;
+  int64_t max_size = type == ZMQ_XPUB ? TK_MAX_SUBSCRIPTION_SIZE : k->max_message_size;
   zmq_setsockopt(socket, ZMQ_MAXMSGSIZE, &max_size, sizeof max_size);
   if (type == ZMQ_ROUTER) {
     int on = 1;
@@ -850,19 +851,21 @@ kernel_free(TkKernel *k)
 }
 
 gboolean
-tk_kernel_run(const char *connection_file, const char *events_file, bool eager, TkInterp *interp,
+tk_kernel_run(const char *connection_file, const TkKernelOptions *options, TkInterp *interp,
               GError **error)
 {
   TkKernel *k = g_new0(TkKernel, 1);
   k->interp = *interp;
-  k->events_file = g_strdup(events_file);
+  k->events_file = g_strdup(options->events_file);
+  k->max_message_size =
+      options->max_message_size > 0 ? options->max_message_size : TK_MAX_FRAME_SIZE;
   k->bus = tr_event_bus_new();
   /* The debug module's state keeps what debuggers need; the bus itself keeps nothing. */
   tr_event_bus_set_history_limit(k->bus, 0);
   tr_event_bus_set_carry_graphs(k->bus, true);
   if (k->interp.use_events)
     k->interp.use_events(k->interp.self, k->bus);
-  if (eager && k->interp.set_eager)
+  if (options->eager && k->interp.set_eager)
     k->interp.set_eager(k->interp.self, true); /* on the session's registry, made just now */
   k->session = g_uuid_string_random();
   k->history = tk_history_new();

@@ -51,6 +51,7 @@ main(int argc, char **argv)
   g_autofree char *events_file = NULL;
   gboolean version = FALSE;
   gboolean eager = FALSE;
+  gint64 max_message_size = 0;
   const GOptionEntry entries[] = {
       {"connection-file", 'f', 0, G_OPTION_ARG_FILENAME, &connection_file,
        "The connection file written by the Jupyter client", "FILE"},
@@ -58,6 +59,8 @@ main(int argc, char **argv)
        "Also write every trace event to FILE as a JSON line", "FILE.jsonl"},
       {"eager", 0, 0, G_OPTION_ARG_NONE, &eager,
        "Run functions eagerly from the start (tf.config.run_functions_eagerly(True))", NULL},
+      {"max-message-size", 0, 0, G_OPTION_ARG_INT64, &max_message_size,
+       "The largest message frame the channels accept (default 128 MiB)", "BYTES"},
       {"version", 0, 0, G_OPTION_ARG_NONE, &version, "Print the version and exit", NULL},
       {NULL},
   };
@@ -79,7 +82,8 @@ main(int argc, char **argv)
   detach_stdin();
   TkInterp interp;
   if (!tk_py_interp_init(&interp, &error) ||
-      !tk_kernel_run(connection_file, events_file, eager, &interp, &error)) {
+      !tk_kernel_run(connection_file, &(TkKernelOptions){events_file, eager, max_message_size},
+                     &interp, &error)) {
     g_printerr("trellis-kernel: %s\n", error->message);
     return 1;
   }

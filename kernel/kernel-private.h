@@ -32,8 +32,12 @@ G_BEGIN_DECLS
 /* The most routing-id frames and buffer frames accepted in one message. */
 #define TK_MAX_IDENTITIES 64
 #define TK_MAX_BUFFERS    256
-/* The largest single frame accepted (ZMQ_MAXMSGSIZE): larger messages are dropped by ZeroMQ. */
-#define TK_MAX_FRAME_SIZE ((int64_t)1 << 30)
+/* The largest frame a channel accepts by default (ZMQ_MAXMSGSIZE; `--max-message-size`):
+ * ZeroMQ reads a frame's size before its bytes and disconnects a peer that announces more, so
+ * no peer, signed or not, makes the kernel hold a larger one. A 64 MiB cell fits. */
+#define TK_MAX_FRAME_SIZE ((int64_t)128 << 20)
+/* The largest frame an XPUB accepts: only subscriptions come in. */
+#define TK_MAX_SUBSCRIPTION_SIZE ((int64_t)64 << 10)
 
 #define TK_ERROR (tk_error_quark())
 GQuark tk_error_quark(void);
@@ -224,12 +228,17 @@ void tk_kernel_interrupt_from(TkContext *ctx);
 /* Stop the kernel after the current request (shutdown_request). */
 void tk_kernel_request_stop(TkContext *ctx);
 
+/* How a kernel runs (trellis-kernel's options). */
+typedef struct {
+  const char *events_file;  /* NULL, or every trace event as a JSON line to this file */
+  bool eager;               /* functions run eagerly from the start */
+  int64_t max_message_size; /* the largest frame the channels accept; 0: TK_MAX_FRAME_SIZE */
+} TkKernelOptions;
+
 /* Serve the connection file's sockets with `interp` (taken over: freed at the end) until a
  * shutdown_request arrives. Both interrupt modes are always on: SIGINT and interrupt_request.
- * The trace events of every session also go to debuggers (kernel-debug.h) and, when
- * `events_file` is not NULL, to that file as JSON lines. `eager`: functions run eagerly from
- * the start (tf.config.run_functions_eagerly(True)). */
-gboolean tk_kernel_run(const char *connection_file, const char *events_file, bool eager,
+ * The trace events of every session also go to debuggers (kernel-debug.h). */
+gboolean tk_kernel_run(const char *connection_file, const TkKernelOptions *options,
                        TkInterp *interp, GError **error);
 
 /* ---- message table (kernel-handlers.c) --------------------------------------------------- */

@@ -167,6 +167,38 @@ class Malformed(KernelTestCase):
         self.assert_alive()
 
 
+def peak_rss_kib(pid):
+    """The most memory the process ever held (VmHWM)."""
+    with open("/proc/%d/status" % pid) as f:
+        return int([l for l in f if l.startswith("VmHWM:")][0].split()[1])
+
+
+class Limits(unittest.TestCase):
+    def test_a_frame_over_the_limit_is_never_held(self):
+        limit = 1 << 20
+        k = Kernel(extra_args=("--max-message-size", str(limit)))
+        try:
+            k.execute("1")  # IPython is loaded: what the kernel holds now is its own
+            before = peak_rss_kib(k.proc.pid)
+            # A frame announcing 64 MiB, unsigned: ZeroMQ reads its size first and drops the
+            # connection, so the kernel never allocates it. Then a signed one over the limit.
+            k.shell.send_multipart([b"x" * (64 << 20)])
+            msg_id = k.send(k.shell, "execute_request", dict(code="#" + "x" * (2 << 20)))
+            self.assertTrue(k.no_message(k.shell, wait=1.0))
+            self.assertLess(peak_rss_kib(k.proc.pid) - before, 16 << 10)
+            # The client's socket connects again; a request under the limit is answered.
+            deadline = time.time() + 10
+            while True:
+                msg_id = k.send(k.shell, "kernel_info_request")
+                if not k.no_message(k.shell, wait=0.5) or time.time() > deadline:
+                    break
+            self.assertEqual(k.reply(k.shell, msg_id)["msg_type"], "kernel_info_reply")
+            reply, _ = k.execute("1 + 1")
+            self.assertEqual(reply["content"]["status"], "ok")
+        finally:
+            k.stop(shutdown=k.alive())
+
+
 class Execute(KernelTestCase):
     def test_busy_input_output_idle_in_order_with_parent_headers(self):
         msg_id = self.k.send(self.k.shell, "execute_request",
