@@ -23,6 +23,7 @@
 #include "tr-state.h"
 
 #include <errno.h>
+#include <glib/gstdio.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
@@ -136,6 +137,27 @@ last_endpoint(void *socket)
   return g_strndup(bound, len);
 }
 
+/* Removes the discovery files in `dir` whose kernel process is gone (killed with SIGKILL, or
+ * its machine restarted): a debugger listing running kernels must not offer them. */
+static void
+remove_stale_discoveries(const char *dir)
+{
+  g_autoptr(GDir) listing = g_dir_open(dir, 0, NULL);
+  const char *name;
+  while (listing && (name = g_dir_read_name(listing))) {
+    if (!g_str_has_prefix(name, "trellis-debug-") || !g_str_has_suffix(name, ".json"))
+      continue;
+    g_autofree char *path = g_build_filename(dir, name, NULL);
+    g_autoptr(json_t) disc = json_load_file(path, 0, NULL);
+    json_int_t pid = json_integer_value(json_object_get(disc, "pid"));
+    if (pid <= 1 || pid > G_MAXINT || pid == getpid())
+      continue; /* not one of ours, or being written */
+    if (kill((pid_t)pid, 0) < 0 && errno == ESRCH && g_unlink(path) == 0)
+      g_printerr("trellis-kernel: removed %s: its kernel (pid %" JSON_INTEGER_FORMAT ") is gone\n",
+                 path, pid);
+  }
+}
+
 static gboolean
 write_discovery(TkDebug *d, const TkConnection *conn, GError **error)
 {
@@ -153,6 +175,8 @@ write_discovery(TkDebug *d, const TkConnection *conn, GError **error)
     g_set_error(error, TK_ERROR, TK_ERROR_SOCKET, "cannot describe the debug sockets");
     return FALSE;
   }
+  g_autofree char *dir = g_path_get_dirname(connection);
+  remove_stale_discoveries(dir);
   char *path = tk_debug_discovery_path(connection);
   if (!g_file_set_contents_full(path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, error)) {
     g_free(path);

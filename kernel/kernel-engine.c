@@ -33,6 +33,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <zmq.h>
 
 /* inproc endpoints between the threads. */
@@ -547,14 +548,54 @@ control_main(gpointer data)
 }
 
 /* Echo every ping (ROUTER: [id, …, payload] goes back to id) until told to stop. */
+/* ---- the parent ---------------------------------------------------------------------------- */
+
+/* A kernel whose client died must not run on (an orphan stuck in a graph loop burns a core for
+ * good). The parent at start-up, and JPY_PARENT_PID when the client set it (Jupyter's launchers
+ * do, and ipykernel watches it): the parent is gone when the kernel was handed to another
+ * process (init or a subreaper) or that pid no longer exists. */
+static pid_t start_parent;
+static pid_t jpy_parent;
+
+static void
+remember_parent(void)
+{
+  start_parent = getppid();
+  const char *jpy = g_getenv("JPY_PARENT_PID");
+  gint64 pid = jpy ? g_ascii_strtoll(jpy, NULL, 10) : 0;
+  jpy_parent = pid > 1 && pid <= G_MAXINT ? (pid_t)pid : 0;
+}
+
+static bool
+parent_gone(void)
+{
+  if (start_parent > 1 && getppid() != start_parent)
+    return true;
+  return jpy_parent > 0 && kill(jpy_parent, 0) < 0 && errno == ESRCH;
+}
+
+/* Ends the kernel as SIGTERM does (the discovery file goes, kernel-debug.c): whatever the main
+ * thread runs, even a graph that never polls. */
+static void
+exit_orphaned(void)
+{
+  g_printerr("trellis-kernel: the process that started it is gone; exiting\n");
+  raise(SIGTERM);
+}
+
+/* How often the heartbeat thread looks at the parent. */
+#define PARENT_POLL_MS 500
+
 static gpointer
 heartbeat_main(gpointer data)
 {
   TkKernel *k = data;
   for (;;) {
     zmq_pollitem_t items[] = {{k->hb, 0, ZMQ_POLLIN, 0}, {k->hb_stop_peer, 0, ZMQ_POLLIN, 0}};
-    if (zmq_poll(items, 2, -1) < 0 && errno != EINTR)
+    if (zmq_poll(items, 2, PARENT_POLL_MS) < 0 && errno != EINTR)
       break;
+    if (parent_gone())
+      exit_orphaned();
     if (items[1].revents & ZMQ_POLLIN)
       break;
     if (!(items[0].revents & ZMQ_POLLIN))
@@ -854,6 +895,7 @@ gboolean
 tk_kernel_run(const char *connection_file, const TkKernelOptions *options, TkInterp *interp,
               GError **error)
 {
+  remember_parent();
   TkKernel *k = g_new0(TkKernel, 1);
   k->interp = *interp;
   k->events_file = g_strdup(options->events_file);

@@ -4,12 +4,12 @@ Each test names the behaviour it checks. The kernel runs as its own process (tkc
 and every test ends by shutting it down and checking it exited cleanly with nothing reported by
 the sanitizers.
 """
-import json, os, re, signal, sys, tempfile, time, unittest
+import json, os, re, signal, subprocess, sys, tempfile, time, unittest
 
 import zmq
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tkclient import DELIM, Kernel  # noqa: E402
+from tkclient import DELIM, SLOW, Kernel, _is_zombie, free_ports, kernel_binary  # noqa: E402
 
 
 def plain(text):
@@ -661,6 +661,71 @@ class Lifecycle(unittest.TestCase):
         second.execute("1+2+4")
         self.assertEqual(len(history(hist_access_type="search", pattern="1+2+4", unique=True)), 1)
         second.stop()
+
+    def test_an_orphaned_kernel_exits_and_removes_its_discovery_file(self):
+        # The client (here a Python process) starts the kernel with JPY_PARENT_PID, as
+        # jupyter_client does, and dies without a word.
+        tmp = tempfile.mkdtemp(prefix="trellis-orphan-")
+        p = free_ports(5)
+        cf = os.path.join(tmp, "orphan.json")
+        with open(cf, "w") as f:
+            json.dump(dict(shell_port=p[0], iopub_port=p[1], stdin_port=p[2], control_port=p[3],
+                           hb_port=p[4], ip="127.0.0.1", key="k", transport="tcp",
+                           signature_scheme="hmac-sha256"), f)
+        discovery = os.path.join(tmp, "trellis-debug-orphan.json")
+        log = open(os.path.join(tmp, "stderr.txt"), "w")
+        launcher = ("import os, subprocess, sys, time\n"
+                    "k = subprocess.Popen([sys.argv[1], '-f', sys.argv[2]], stderr=sys.stderr,"
+                    " env=dict(os.environ, JPY_PARENT_PID=str(os.getpid())))\n"
+                    "print(k.pid, flush=True)\ntime.sleep(600)\n")
+        client = subprocess.Popen([sys.executable, "-c", launcher, kernel_binary(), cf],
+                                  stdout=subprocess.PIPE, stderr=log, text=True)
+        pid = int(client.stdout.readline())
+        try:
+            deadline = time.time() + 30 * SLOW
+            while not os.path.exists(discovery) and time.time() < deadline:
+                time.sleep(0.02)
+            self.assertTrue(os.path.exists(discovery), "the kernel did not start")
+            client.kill()
+            client.wait()
+            died = time.time()
+            while not _is_zombie(pid) and time.time() - died < 10 * SLOW:
+                time.sleep(0.01)
+            self.assertTrue(_is_zombie(pid), "the orphaned kernel still runs")
+            print("orphan exited %.2f s after its client" % (time.time() - died), file=sys.stderr)
+            self.assertFalse(os.path.exists(discovery))
+        finally:
+            if not _is_zombie(pid):
+                os.kill(pid, signal.SIGKILL)
+            log.close()
+        with open(os.path.join(tmp, "stderr.txt")) as f:
+            self.assertIn("the process that started it is gone", f.read())
+
+    def test_discovery_files_of_dead_kernels_are_removed_at_start(self):
+        tmp = tempfile.mkdtemp(prefix="trellis-stale-")
+        dead = subprocess.Popen(["true"])
+        dead.wait()
+        for name, pid in (("dead", dead.pid), ("alive", os.getpid())):
+            with open(os.path.join(tmp, "trellis-debug-%s.json" % name), "w") as f:
+                json.dump(dict(version=1, pid=pid), f)
+        p = free_ports(5)
+        cf = os.path.join(tmp, "fresh.json")
+        with open(cf, "w") as f:
+            json.dump(dict(shell_port=p[0], iopub_port=p[1], stdin_port=p[2], control_port=p[3],
+                           hb_port=p[4], ip="127.0.0.1", key="k", transport="tcp",
+                           signature_scheme="hmac-sha256"), f)
+        kernel = subprocess.Popen([kernel_binary(), "-f", cf], stderr=subprocess.PIPE, text=True)
+        own = os.path.join(tmp, "trellis-debug-fresh.json")
+        deadline = time.time() + 30 * SLOW
+        while not os.path.exists(own) and time.time() < deadline:
+            time.sleep(0.02)
+        self.assertTrue(os.path.exists(own))
+        self.assertFalse(os.path.exists(os.path.join(tmp, "trellis-debug-dead.json")))
+        self.assertTrue(os.path.exists(os.path.join(tmp, "trellis-debug-alive.json")))
+        kernel.terminate()
+        _, err = kernel.communicate(timeout=30 * SLOW)
+        self.assertIn("trellis-debug-dead.json: its kernel (pid %d) is gone" % dead.pid, err)
+        self.assertFalse(os.path.exists(own))
 
     def test_ports_0_are_chosen_and_written_back(self):
         old = os.umask(0o022)  # a file of the client's readable by all: the kernel's is not
