@@ -178,12 +178,14 @@ write_discovery(TkDebug *d, const TkConnection *conn, GError **error)
   g_autofree char *dir = g_path_get_dirname(connection);
   remove_stale_discoveries(dir);
   char *path = tk_debug_discovery_path(connection);
+  /* The handler first: a SIGTERM right after the file appears still removes it. */
+  install_signal_cleanup(path);
   if (!g_file_set_contents_full(path, text, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0600, error)) {
+    signal_discovery_path[0] = '\0';
     g_free(path);
     return FALSE;
   }
   d->discovery_path = path;
-  install_signal_cleanup(path);
   return TRUE;
 }
 

@@ -91,6 +91,31 @@ last_session(int fd)
   }
 }
 
+/* Whether the file ends inside a line: a kernel was killed while it appended. What comes next
+ * then starts with a newline, so that the torn record stays a line of its own (queries skip it)
+ * instead of gluing itself to the next one. */
+static bool
+ends_torn(int fd)
+{
+  struct stat st;
+  char last;
+  return fstat(fd, &st) == 0 && st.st_size > 0 && pread(fd, &last, 1, st.st_size - 1) == 1 &&
+         last != '\n';
+}
+
+/* Appends `text` (whole lines) with one write(), after a newline when the file ends torn. */
+static bool
+append_text(TkHistory *history, const char *text, size_t len)
+{
+  g_autofree char *joined = NULL;
+  if (ends_torn(history->fd)) {
+    joined = g_strdup_printf("\n%.*s", (int)len, text);
+    text = joined;
+    len++;
+  }
+  return write(history->fd, text, len) == (ssize_t)len;
+}
+
 static bool
 append_line(TkHistory *history, json_t *obj)
 {
@@ -98,10 +123,10 @@ append_line(TkHistory *history, json_t *obj)
   if (!text)
     return false;
   size_t len = strlen(text);
-  text[len] = '\n'; /* overwrite the terminator: one write() for the whole line */
-  ssize_t wrote = write(history->fd, text, len + 1);
+  text[len] = '\n'; /* overwrite the terminator: the whole line at once */
+  bool ok = append_text(history, text, len + 1);
   free(text);
-  return wrote == (ssize_t)(len + 1);
+  return ok;
 }
 
 /* Open the file and allocate this kernel's session number, once. */
@@ -162,10 +187,8 @@ tk_history_flush(TkHistory *history)
 {
   if (history->pending->len == 0 || history->fd < 0)
     return;
-  ssize_t wrote = write(history->fd, history->pending->str, history->pending->len);
-  if (wrote != (ssize_t)history->pending->len)
-    g_printerr("trellis-kernel: cannot append to %s: %s\n", history->path,
-               wrote < 0 ? g_strerror(errno) : "short write");
+  if (!append_text(history, history->pending->str, history->pending->len))
+    g_printerr("trellis-kernel: cannot append to %s: %s\n", history->path, g_strerror(errno));
   g_string_truncate(history->pending, 0);
 }
 

@@ -662,6 +662,28 @@ class Lifecycle(unittest.TestCase):
         self.assertEqual(len(history(hist_access_type="search", pattern="1+2+4", unique=True)), 1)
         second.stop()
 
+    def test_a_record_torn_by_a_killed_kernel_stays_apart(self):
+        hist = os.path.join(tempfile.mkdtemp(), "history.jsonl")
+        first = Kernel(history_file=hist)
+        first.execute("kept = 1")
+        first.stop()
+        # A kernel killed in the middle of its append leaves half a record.
+        with open(hist, "a") as f:
+            f.write('{"session":1,"line":2,"source":"torn by kill -')
+        second = Kernel(history_file=hist)
+        second.execute("after = 2")
+        second.stop()
+        with open(hist) as f:
+            lines = f.read().split("\n")
+        self.assertIn('{"session":1,"line":2,"source":"torn by kill -', lines)
+        third = Kernel(history_file=hist)
+        msg_id = third.send(third.shell, "history_request", dict(
+            hist_access_type="tail", n=10, output=False, raw=True))
+        history = third.reply(third.shell, msg_id)["content"]["history"]
+        self.assertEqual([h[2] for h in history], ["kept = 1", "after = 2"])
+        self.assertEqual(history[1][0], history[0][0] + 1)
+        third.stop()
+
     def test_an_orphaned_kernel_exits_and_removes_its_discovery_file(self):
         # The client (here a Python process) starts the kernel with JPY_PARENT_PID, as
         # jupyter_client does, and dies without a word.
