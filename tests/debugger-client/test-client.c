@@ -594,6 +594,13 @@ is_live(Seen *s, gpointer data)
          g_array_index(s->statuses, TdClientStatus, s->statuses->len - 1) == TD_CLIENT_LIVE;
 }
 
+/* The eager switch went over: its eager_mode event reached the client. */
+static bool
+eager_toggled(Seen *s, gpointer data)
+{
+  return count_kind(s->events, TR_EVENT_EAGER_TOGGLED) >= 1;
+}
+
 static bool
 has_seq(Seen *s, gpointer data)
 {
@@ -653,7 +660,9 @@ test_attach(void)
   /* After: live events, and the eager switch through the client. */
   kernel_execute(&k, "for i in range(200):\n    f(i % 4)\n");
   td_client_set_eager(client, true);
-  g_usleep(200000);
+  /* The switch is a request to the kernel's debug thread, which may still be publishing the
+   * loop's events (slowly under the sanitizers): the next cell runs once it is on. */
+  g_assert_true(spin_until(eager_toggled, &s, NULL, 30));
   kernel_execute(&k, "f(1)\ntf.config.run_functions_eagerly(False)\n");
 
   g_autoptr(GPtrArray) ref = read_events_file(k.events);
