@@ -30,6 +30,16 @@ typedef bool (*RowFunc)(char *const *p, const int64_t *s, int64_t n);
 /* Output plus at most three inputs (SelectV2, ClipByValue). */
 #define MAX_OPERANDS 4
 
+/* Elements of a flat run between two polls of the cancel flag: about a millisecond of work. */
+#define CANCEL_CHUNK ((int64_t)1 << 20)
+
+/* How applying a row function to a whole tensor ended. */
+typedef enum {
+  ROWS_DONE,
+  ROWS_FAILED,    /* a row function returned false */
+  ROWS_CANCELLED, /* an interrupt stopped it (tr_cancel_requested) */
+} RowsResult;
+
 /* Loops over blocks of ROW_BLOCK elements have a trip count gcc -O2 accepts to vectorise; the
  * pragma tells it the operands do not overlap. */
 #define ROW_BLOCK 16
@@ -735,8 +745,9 @@ fold_geometry(const TrTensor *out, TrTensor *const *in, int n_in, int64_t *dims,
   return rank;
 }
 
-/* Apply `row` along the innermost folded dimension, walking the others. */
-static bool
+/* Apply `row` along the innermost folded dimension, walking the others; the cancel flag is
+ * polled before every row. */
+static RowsResult
 walk_rows(TrTensor *out, TrTensor *const *in, int n_in, RowFunc row)
 {
   int64_t dims[TR_MAX_RANK], st[MAX_OPERANDS][TR_MAX_RANK];
@@ -752,15 +763,17 @@ walk_rows(TrTensor *out, TrTensor *const *in, int n_in, RowFunc row)
     size[k + 1] = tr_dtype_size(in[k]->dtype);
   }
   if (rank == 0)
-    return row(base, s, 1);
+    return row(base, s, 1) ? ROWS_DONE : ROWS_FAILED;
   for (int k = 0; k <= n_in; k++)
     s[k] = st[k][rank - 1];
 
   for (;;) {
+    if (tr_cancel_requested())
+      return ROWS_CANCELLED;
     for (int k = 0; k <= n_in; k++)
       p[k] = base[k] + pos[k] * (int64_t)size[k];
     if (!row(p, s, dims[rank - 1]))
-      return false;
+      return ROWS_FAILED;
     int d = rank - 2;
     for (; d >= 0; d--) {
       for (int k = 0; k <= n_in; k++)
@@ -772,30 +785,59 @@ walk_rows(TrTensor *out, TrTensor *const *in, int n_in, RowFunc row)
       index[d] = 0;
     }
     if (d < 0)
-      return true;
+      return ROWS_DONE;
   }
 }
 
 /* Fill `out` (contiguous) from `in` broadcast to its shape. The flat case — every input
- * contiguous with out's element count, or a single element — is one call of `row`. */
-static bool
+ * contiguous with out's element count, or a single element — is one run of `row`, called in
+ * chunks of CANCEL_CHUNK elements. */
+static RowsResult
 apply_rows(TrTensor *out, TrTensor *const *in, int n_in, RowFunc row)
 {
   int64_t n = count_elements(&out->shape);
   if (n == 0)
-    return true;
+    return ROWS_DONE;
   char *p[MAX_OPERANDS];
   int64_t s[MAX_OPERANDS];
+  size_t size[MAX_OPERANDS];
   p[0] = out->buf->data;
   s[0] = 1;
+  size[0] = tr_dtype_size(out->dtype);
   for (int k = 0; k < n_in; k++) {
     int64_t m = count_elements(&in[k]->shape);
     if (m != 1 && !(m == n && in[k]->contiguous))
       return walk_rows(out, in, n_in, row);
     p[k + 1] = first_element(in[k]);
     s[k + 1] = m == 1 ? 0 : 1;
+    size[k + 1] = tr_dtype_size(in[k]->dtype);
   }
-  return row(p, s, n);
+  for (int64_t done = 0;;) {
+    int64_t chunk = MIN(CANCEL_CHUNK, n - done);
+    if (!row(p, s, chunk))
+      return ROWS_FAILED;
+    if ((done += chunk) == n)
+      return ROWS_DONE;
+    if (tr_cancel_requested())
+      return ROWS_CANCELLED;
+    for (int k = 0; k <= n_in; k++)
+      p[k] += chunk * s[k] * (int64_t)size[k];
+  }
+}
+
+/* A kernel's ending from apply_rows(): TR_ERROR_CANCELLED when interrupted, `runtime_error`
+ * (NULL for row functions that never fail) when a row failed. */
+static bool
+rows_finish(RowsResult r, const char *op_type, const char *runtime_error, GError **error)
+{
+  if (r == ROWS_DONE)
+    return true;
+  if (r == ROWS_CANCELLED)
+    tr_set_cancelled(error, op_type);
+  else
+    tr_set_op_error(error, TR_ERROR_INVALID_ARGUMENT, op_type, "%s",
+                    runtime_error ? runtime_error : "the kernel failed");
+  return false;
 }
 
 /* ---- unary and binary ops ----------------------------------------------------------------- */
@@ -850,11 +892,8 @@ ew_kernel(TrOpId op, TrTensor *const *in, int n_in, TrTensor *out, GError **erro
   const EwOp *e = &ew_ops[op];
   RowFunc row = e->rows[in[0]->dtype];
   g_return_val_if_fail(row != NULL, false);
-  if (apply_rows(out, in, n_in, row))
-    return true;
-  tr_set_op_error(error, TR_ERROR_INVALID_ARGUMENT, ew_type(op, in[0]->dtype), "%s",
-                  e->runtime_error);
-  return false;
+  return rows_finish(apply_rows(out, in, n_in, row), ew_type(op, in[0]->dtype), e->runtime_error,
+                     error);
 }
 
 /* One infer and one kernel function per table op, since those callbacks get no op id. */
@@ -932,7 +971,7 @@ cast_kernel(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTensor *out, 
 {
   RowFunc row = cast_rows[in[0]->dtype][out->dtype];
   g_return_val_if_fail(row != NULL, false);
-  return apply_rows(out, in, 1, row);
+  return rows_finish(apply_rows(out, in, 1, row), "Cast", NULL, error);
 }
 
 /* ---- SelectV2 ----------------------------------------------------------------------------- */
@@ -966,7 +1005,7 @@ select_infer(const TrTensorInfo *in, int n_in, const TrAttrs *attrs, TrDType *dt
 static bool
 select_kernel(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTensor *out, GError **error)
 {
-  return apply_rows(out, in, 3, select_rows[out->dtype]);
+  return rows_finish(apply_rows(out, in, 3, select_rows[out->dtype]), "SelectV2", NULL, error);
 }
 
 /* ---- clip_by_value ------------------------------------------------------------------------ */
@@ -1031,7 +1070,7 @@ clip_infer(const TrTensorInfo *in, int n_in, const TrAttrs *attrs, TrDType *dtyp
 static bool
 clip_kernel(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTensor *out, GError **error)
 {
-  return apply_rows(out, in, 3, clip_rows[out->dtype]);
+  return rows_finish(apply_rows(out, in, 3, clip_rows[out->dtype]), "ClipByValue", NULL, error);
 }
 
 /* ---- registration ------------------------------------------------------------------------- */

@@ -61,6 +61,12 @@ blas(void)
 #define SHIFT_BLOCK_BYTES (2u << 20)
 /* Bytes of one im2col block; measured best at 4 MB. */
 #define IM2COL_BLOCK_BYTES (4u << 20)
+/* Multiply-adds of a GEMM between two polls of the cancel flag (tr_cancel_requested): a larger
+ * GEMM runs in tiles of C of about this much work, each 5-50 ms on a 2-core machine, so an
+ * interrupt stops it well within a second; splitting costs nothing measurable at this size. */
+#define GEMM_CHUNK_MACS ((int64_t)1 << 30)
+/* The smallest side of such a tile: BLAS loses speed on thinner ones. */
+#define GEMM_MIN_TILE 256
 
 /* ---- GEMM ------------------------------------------------------------------------------- */
 
@@ -169,15 +175,8 @@ gemm_zero(TrDType dtype, const Gemm *g)
 }
 
 static void
-gemm_run(TrDType dtype, const Gemm *g)
+gemm_tile(TrDType dtype, const Gemm *g)
 {
-  if (g->m == 0 || g->n == 0)
-    return;
-  if (g->k == 0) {
-    if (!g->accumulate)
-      gemm_zero(dtype, g);
-    return;
-  }
   switch (dtype) {
     case TR_FLOAT32:
       if (gemm_blas_ok(g))
@@ -200,6 +199,51 @@ gemm_run(TrDType dtype, const Gemm *g)
     default:
       g_assert_not_reached();
   }
+}
+
+/* The rows x cols tile of `g` at (i0, j0) of C. */
+static Gemm
+gemm_sub(const Gemm *g, size_t esize, int64_t i0, int64_t j0, int64_t rows, int64_t cols)
+{
+  Gemm t = *g;
+  t.m = rows;
+  t.n = cols;
+  t.a = (const char *)g->a + (size_t)(i0 * g->a_rs) * esize;
+  t.b = (const char *)g->b + (size_t)(j0 * g->b_cs) * esize;
+  t.c = (char *)g->c + (size_t)(i0 * g->c_rs + j0) * esize;
+  return t;
+}
+
+/* C = A·B, in tiles of C when it is large, polling the cancel flag between tiles: false when an
+ * interrupt stopped it (C is then partly written). */
+static bool
+gemm_run(TrDType dtype, const Gemm *g)
+{
+  if (g->m == 0 || g->n == 0)
+    return true;
+  if (g->k == 0) {
+    if (!g->accumulate)
+      gemm_zero(dtype, g);
+    return true;
+  }
+  if ((double)g->m * (double)g->n * (double)g->k <= (double)GEMM_CHUNK_MACS) {
+    gemm_tile(dtype, g);
+    return true;
+  }
+  int64_t rows = CLAMP(GEMM_CHUNK_MACS / (g->n * g->k), MIN(GEMM_MIN_TILE, g->m), g->m);
+  int64_t cols = g->n;
+  if ((double)rows * (double)g->n * (double)g->k > 4.0 * (double)GEMM_CHUNK_MACS)
+    cols = CLAMP(GEMM_CHUNK_MACS / (rows * g->k), MIN(GEMM_MIN_TILE, g->n), g->n);
+  size_t esize = tr_dtype_size(dtype);
+  for (int64_t i0 = 0; i0 < g->m; i0 += rows) {
+    for (int64_t j0 = 0; j0 < g->n; j0 += cols) {
+      if (tr_cancel_requested())
+        return false;
+      Gemm t = gemm_sub(g, esize, i0, j0, MIN(rows, g->m - i0), MIN(cols, g->n - j0));
+      gemm_tile(dtype, &t);
+    }
+  }
+  return true;
 }
 
 /* ---- shared checks ---------------------------------------------------------------------- */
@@ -410,9 +454,10 @@ matmul_kernel(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTensor *out
   folded.a = abase + a.t->offset * esize;
   folded.b = bbase + b.t->offset * esize;
   folded.c = out->buf->data;
+  bool done = true;
   if (matmul_can_fold(&a, &b, &out_batch, m) &&
       (!tr_dtype_is_float(out->dtype) || gemm_blas_ok(&folded))) {
-    gemm_run(out->dtype, &folded);
+    done = gemm_run(out->dtype, &folded);
   } else {
     int64_t strides[2][TR_MAX_RANK];
     memcpy(strides[0], a.batch_strides, sizeof strides[0]);
@@ -425,13 +470,15 @@ matmul_kernel(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTensor *out
       g.a = abase + it.pos[0] * esize;
       g.b = bbase + it.pos[1] * esize;
       g.c = c;
-      gemm_run(out->dtype, &g);
+      done = gemm_run(out->dtype, &g);
       c += m * n * esize;
-    } while (tr_nd_iter_next(&it));
+    } while (done && tr_nd_iter_next(&it));
   }
   tr_tensor_unref(a.t);
   tr_tensor_unref(b.t);
-  return true;
+  if (!done)
+    tr_set_cancelled(error, "MatMul");
+  return done;
 }
 
 TrTensor *
@@ -598,8 +645,9 @@ typedef struct {
   char *out;     /* output, NHWC, contiguous */
 } Conv;
 
-/* 1x1 filters at stride 1: the input is the [pixels, in_c] matrix already. */
-static void
+/* 1x1 filters at stride 1: the input is the [pixels, in_c] matrix already. False when an
+ * interrupt stopped it, as for every conv_* below. */
+static bool
 conv_pointwise(const Conv *cv)
 {
   const ConvGeom *g = &cv->g;
@@ -616,14 +664,16 @@ conv_pointwise(const Conv *cv)
                .b_cs = 1,
                .c = cv->out + gr * opg * cv->esize,
                .c_rs = g->out_c};
-    gemm_run(cv->dtype, &gm);
+    if (!gemm_run(cv->dtype, &gm))
+      return false;
   }
+  return true;
 }
 
 /* One image of a stride-1 VALID convolution (padding already applied to `x`, which is h x w),
  * by shifted GEMMs. Output rows are computed at the input's width w into `acc` (or straight
  * into `out` when the filter is one column wide, where the widths agree). */
-static void
+static bool
 conv_shifted_image(const Conv *cv, const char *x, int64_t h, int64_t w, char *out, char *acc)
 {
   const ConvGeom *g = &cv->g;
@@ -632,6 +682,8 @@ conv_shifted_image(const Conv *cv, const char *x, int64_t h, int64_t w, char *ou
   size_t es = cv->esize;
   int64_t block = MAX(1, (int64_t)(SHIFT_BLOCK_BYTES / ((size_t)w * g->out_c * es)));
   for (int64_t r0 = 0; r0 < out_h; r0 += block) {
+    if (tr_cancel_requested())
+      return false;
     int64_t r1 = MIN(out_h, r0 + block);
     char *dst = g->k_w == 1 ? out + r0 * out_w * g->out_c * es : acc;
     for (int64_t gr = 0; gr < g->groups; gr++) {
@@ -650,7 +702,8 @@ conv_shifted_image(const Conv *cv, const char *x, int64_t h, int64_t w, char *ou
                      .c = dst + gr * opg * es,
                      .c_rs = g->out_c,
                      .accumulate = tap > 0};
-          gemm_run(cv->dtype, &gm);
+          if (!gemm_run(cv->dtype, &gm))
+            return false;
         }
       }
     }
@@ -660,6 +713,7 @@ conv_shifted_image(const Conv *cv, const char *x, int64_t h, int64_t w, char *ou
       memcpy(out + r * out_w * g->out_c * es, acc + (r - r0) * w * g->out_c * es,
              (size_t)(out_w * g->out_c) * es);
   }
+  return true;
 }
 
 /* Copy image `x` into `dst`, a zeroed (h + pads) x (w + pads) canvas, at (pad_top, pad_left). */
@@ -674,7 +728,7 @@ conv_pad_image(const Conv *cv, const char *x, char *dst, int64_t padded_w)
 }
 
 /* Stride 1, any padding: the shifted GEMM, image by image. */
-static void
+static bool
 conv_shifted(const Conv *cv)
 {
   const ConvGeom *g = &cv->g;
@@ -690,8 +744,10 @@ conv_shifted(const Conv *cv)
       conv_pad_image(cv, x, canvas, w);
       x = canvas;
     }
-    conv_shifted_image(cv, x, h, w, cv->out + b * g->out_h * g->out_w * g->out_c * es, acc);
+    if (!conv_shifted_image(cv, x, h, w, cv->out + b * g->out_h * g->out_w * g->out_c * es, acc))
+      return false;
   }
+  return true;
 }
 
 /* Fill `row` (k_h * k_w * k_c elements) with the patch of group `gr` under output pixel
@@ -727,7 +783,7 @@ im2col_row(const Conv *cv, int64_t b, int64_t oh, int64_t ow, int64_t gr, char *
 
 /* The general path: im2col over blocks of output pixels (all images in one sequence), one GEMM
  * per block and group. */
-static void
+static bool
 conv_im2col(const Conv *cv)
 {
   const ConvGeom *g = &cv->g;
@@ -737,6 +793,8 @@ conv_im2col(const Conv *cv)
   int64_t block = MIN(pixels, MAX(1, (int64_t)(IM2COL_BLOCK_BYTES / ((size_t)k * es))));
   g_autofree char *col = g_malloc((size_t)(block * k) * es);
   for (int64_t p0 = 0; p0 < pixels; p0 += block) {
+    if (tr_cancel_requested())
+      return false;
     int64_t p1 = MIN(pixels, p0 + block);
     for (int64_t gr = 0; gr < g->groups; gr++) {
       for (int64_t p = p0; p < p1; p++) {
@@ -754,9 +812,11 @@ conv_im2col(const Conv *cv)
                  .b_cs = 1,
                  .c = cv->out + (p0 * g->out_c + gr * opg) * es,
                  .c_rs = g->out_c};
-      gemm_run(cv->dtype, &gm);
+      if (!gemm_run(cv->dtype, &gm))
+        return false;
     }
   }
+  return true;
 }
 
 static bool
@@ -783,14 +843,16 @@ conv2d_kernel(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTensor *out
   cv.f = tr_tensor_data(f);
   cv.out = tr_tensor_data(out);
 
-  bool unit_stride = g->stride_h == 1 && g->stride_w == 1;
+  bool unit_stride = g->stride_h == 1 && g->stride_w == 1, done;
   if (unit_stride && g->k_h == 1 && g->k_w == 1)
-    conv_pointwise(&cv);
+    done = conv_pointwise(&cv);
   else if (unit_stride && g->k_c >= SHIFT_MIN_DEPTH)
-    conv_shifted(&cv);
+    done = conv_shifted(&cv);
   else
-    conv_im2col(&cv);
-  return true;
+    done = conv_im2col(&cv);
+  if (!done)
+    tr_set_cancelled(error, "Conv2D");
+  return done;
 }
 
 TrTensor *
@@ -868,37 +930,42 @@ conv_backprop_filter_infer(const TrTensorInfo *in, int n_in, const TrAttrs *attr
   return conv_backprop_infer(TR_OP_CONV2D_BACKPROP_FILTER, in, attrs, dtype, shape, error);
 }
 
-/* One (output pixel, tap) pair: `xi` indexes the input, `fi` the filter, `yi` out_backprop. */
+/* One (output pixel, tap) pair: `xi` indexes the input, `fi` the filter, `yi` out_backprop.
+ * The cancel flag is polled once per output row; false when an interrupt stopped it. */
 #define CONV_BACKPROP(NAME, T)                                                                     \
-  static void NAME(const ConvGeom *g, bool for_input, const T *known, const T *dy, T *out)         \
+  static bool NAME(const ConvGeom *g, bool for_input, const T *known, const T *dy, T *out)         \
   {                                                                                                \
     int64_t opg = g->out_c / g->groups;                                                            \
-    for (int64_t b = 0; b < g->batch; b++)                                                         \
-      for (int64_t oh = 0; oh < g->out_h; oh++)                                                    \
-        for (int64_t ow = 0; ow < g->out_w; ow++)                                                  \
-          for (int64_t kh = 0; kh < g->k_h; kh++) {                                                \
-            int64_t ih = oh * g->stride_h - g->pad_top + kh;                                       \
-            if (ih < 0 || ih >= g->in_h)                                                           \
+    for (int64_t row = 0; row < g->batch * g->out_h; row++) {                                      \
+      if (tr_cancel_requested())                                                                   \
+        return false;                                                                              \
+      int64_t b = row / g->out_h, oh = row % g->out_h;                                             \
+      for (int64_t ow = 0; ow < g->out_w; ow++)                                                    \
+        for (int64_t kh = 0; kh < g->k_h; kh++) {                                                  \
+          int64_t ih = oh * g->stride_h - g->pad_top + kh;                                         \
+          if (ih < 0 || ih >= g->in_h)                                                             \
+            continue;                                                                              \
+          for (int64_t kw = 0; kw < g->k_w; kw++) {                                                \
+            int64_t iw = ow * g->stride_w - g->pad_left + kw;                                      \
+            if (iw < 0 || iw >= g->in_w)                                                           \
               continue;                                                                            \
-            for (int64_t kw = 0; kw < g->k_w; kw++) {                                              \
-              int64_t iw = ow * g->stride_w - g->pad_left + kw;                                    \
-              if (iw < 0 || iw >= g->in_w)                                                         \
-                continue;                                                                          \
-              const T *d = dy + ((b * g->out_h + oh) * g->out_w + ow) * g->out_c;                  \
-              int64_t x0 = ((b * g->in_h + ih) * g->in_w + iw) * g->in_c;                          \
-              int64_t f0 = (kh * g->k_w + kw) * g->k_c * g->out_c;                                 \
-              for (int64_t oc = 0; oc < g->out_c; oc++) {                                          \
-                int64_t base = (oc / opg) * g->k_c;                                                \
-                for (int64_t c = 0; c < g->k_c; c++) {                                             \
-                  int64_t xi = x0 + base + c, fi = f0 + c * g->out_c + oc;                         \
-                  if (for_input)                                                                   \
-                    out[xi] += known[fi] * d[oc];                                                  \
-                  else                                                                             \
-                    out[fi] += known[xi] * d[oc];                                                  \
-                }                                                                                  \
+            const T *d = dy + ((b * g->out_h + oh) * g->out_w + ow) * g->out_c;                    \
+            int64_t x0 = ((b * g->in_h + ih) * g->in_w + iw) * g->in_c;                            \
+            int64_t f0 = (kh * g->k_w + kw) * g->k_c * g->out_c;                                   \
+            for (int64_t oc = 0; oc < g->out_c; oc++) {                                            \
+              int64_t base = (oc / opg) * g->k_c;                                                  \
+              for (int64_t c = 0; c < g->k_c; c++) {                                               \
+                int64_t xi = x0 + base + c, fi = f0 + c * g->out_c + oc;                           \
+                if (for_input)                                                                     \
+                  out[xi] += known[fi] * d[oc];                                                    \
+                else                                                                               \
+                  out[fi] += known[xi] * d[oc];                                                    \
               }                                                                                    \
             }                                                                                      \
           }                                                                                        \
+        }                                                                                          \
+    }                                                                                              \
+    return true;                                                                                   \
   }
 CONV_BACKPROP(conv_backprop_f32, float)
 CONV_BACKPROP(conv_backprop_f64, double)
@@ -919,20 +986,21 @@ conv_backprop_kernel(TrOpId op, TrTensor *const *in, const TrAttrs *attrs, TrTen
     return true;
   g_autoptr(TrTensor) known = tr_tensor_contiguous(in[0]);
   g_autoptr(TrTensor) dy = tr_tensor_contiguous(in[1]);
-  bool for_input = op == TR_OP_CONV2D_BACKPROP_INPUT;
+  bool for_input = op == TR_OP_CONV2D_BACKPROP_INPUT, done;
   if (out->dtype == TR_FLOAT64) {
-    conv_backprop_f64(&g, for_input, tr_tensor_data(known), tr_tensor_data(dy),
-                      tr_tensor_data(out));
-    return true;
+    done = conv_backprop_f64(&g, for_input, tr_tensor_data(known), tr_tensor_data(dy),
+                             tr_tensor_data(out));
+  } else if (out->dtype == TR_FLOAT32) {
+    done = conv_backprop_f32(&g, for_input, tr_tensor_data(known), tr_tensor_data(dy),
+                             tr_tensor_data(out));
+  } else {
+    tr_set_op_error(error, TR_ERROR_UNIMPLEMENTED, tr_op_def(op)->type,
+                    "%s is implemented for float and double only", tr_op_def(op)->type);
+    return false;
   }
-  if (out->dtype == TR_FLOAT32) {
-    conv_backprop_f32(&g, for_input, tr_tensor_data(known), tr_tensor_data(dy),
-                      tr_tensor_data(out));
-    return true;
-  }
-  tr_set_op_error(error, TR_ERROR_UNIMPLEMENTED, tr_op_def(op)->type,
-                  "%s is implemented for float and double only", tr_op_def(op)->type);
-  return false;
+  if (!done)
+    tr_set_cancelled(error, tr_op_def(op)->type);
+  return done;
 }
 
 static bool

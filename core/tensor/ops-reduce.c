@@ -26,6 +26,10 @@
 #define IVDEP
 #endif
 
+/* Elements between two polls of the cancel flag: a few milliseconds of work. A reduced run
+ * longer than this is folded in pieces of this length (a multiple of LANES). */
+#define CANCEL_CHUNK ((int64_t)1 << 22)
+
 /* ---- reducers ----------------------------------------------------------------------------- */
 
 /* acc[i] = identity for i < n */
@@ -297,8 +301,24 @@ fold_runs(const TrTensor *x, const bool *reduced, Runs *runs)
   }
 }
 
-/* Combine every element of `x` into `acc` (already filled with the identity). */
-static void
+/* Fold a reduced run of n elements into *acc, polling the cancel flag between pieces of
+ * CANCEL_CHUNK elements. False when an interrupt stopped it. */
+static bool
+fold_run(const Reducer *red, char *acc, const char *x, size_t xsize, int64_t s, int64_t n)
+{
+  for (int64_t done = 0;;) {
+    int64_t piece = MIN(CANCEL_CHUNK, n - done);
+    red->fold(acc, x + done * s * (int64_t)xsize, s, piece);
+    if ((done += piece) == n)
+      return true;
+    if (tr_cancel_requested())
+      return false;
+  }
+}
+
+/* Combine every element of `x` into `acc` (already filled with the identity); the cancel flag
+ * is polled between rows. False when an interrupt stopped it. */
+static bool
 reduce_walk(const Reducer *red, const TrTensor *x, const bool *reduced, char *acc)
 {
   Runs runs;
@@ -307,16 +327,19 @@ reduce_walk(const Reducer *red, const TrTensor *x, const bool *reduced, char *ac
   const char *base = (const char *)x->buf->data + x->offset * (int64_t)xsize;
   if (runs.rank == 0) {
     red->fold(acc, base, 1, 1);
-    return;
+    return true;
   }
   int inner = runs.rank - 1;
   int64_t index[TR_MAX_RANK] = {0}, in_pos = 0, acc_pos = 0;
   for (;;) {
     const char *row = base + in_pos * (int64_t)xsize;
-    if (runs.reduced[inner])
-      red->fold(acc + acc_pos * (int64_t)asize, row, runs.in_st[inner], runs.dims[inner]);
-    else
+    if (runs.reduced[inner]) {
+      if (!fold_run(red, acc + acc_pos * (int64_t)asize, row, xsize, runs.in_st[inner],
+                    runs.dims[inner]))
+        return false;
+    } else {
       red->accum(acc + acc_pos * (int64_t)asize, row, runs.in_st[inner], runs.dims[inner]);
+    }
     int d = inner - 1;
     for (; d >= 0; d--) {
       in_pos += runs.in_st[d];
@@ -328,7 +351,9 @@ reduce_walk(const Reducer *red, const TrTensor *x, const bool *reduced, char *ac
       index[d] = 0;
     }
     if (d < 0)
-      return;
+      return true;
+    if (tr_cancel_requested())
+      return false;
   }
 }
 
@@ -351,8 +376,10 @@ reduce_kernel(TrOpId op, TrTensor *x, const TrAttrs *attrs, TrTensor *out, GErro
   if (red->acc_dtype != out->dtype && n_out > 0)
     acc = wide = g_malloc((size_t)n_out * tr_dtype_size(red->acc_dtype));
   red->fill(acc, n_out);
-  if (tr_tensor_num_elements(x) > 0)
-    reduce_walk(red, x, reduced, acc);
+  if (tr_tensor_num_elements(x) > 0 && !reduce_walk(red, x, reduced, acc)) {
+    tr_set_cancelled(error, tr_op_def(op)->type);
+    return false;
+  }
   if (red->finish)
     red->finish(out->buf->data, acc, n_out, count);
   return true;

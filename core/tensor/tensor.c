@@ -224,6 +224,20 @@ tr_shape_contiguous_strides(const TrShape *shape, int64_t *strides)
 
 G_DEFINE_QUARK(trellis-tensor-error-quark, tr_error);
 
+const volatile sig_atomic_t *tr_cancel_flag;
+
+void
+tr_set_cancel_flag(const volatile sig_atomic_t *flag)
+{
+  tr_cancel_flag = flag;
+}
+
+void
+tr_set_cancelled(GError **error, const char *op_type)
+{
+  tr_set_op_error(error, TR_ERROR_CANCELLED, op_type, "%s was interrupted", op_type);
+}
+
 void
 tr_set_op_error(GError **error, TrErrorCode code, const char *op_type, const char *fmt, ...)
 {

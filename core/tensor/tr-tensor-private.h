@@ -15,6 +15,20 @@ void tr_ops_register_linalg(TrOpDef *defs);      /* ops-linalg.c */
 void tr_ops_register_shape(TrOpDef *defs);       /* ops-shape.c */
 void tr_ops_register_create(TrOpDef *defs);      /* ops-create.c */
 
+/* The flag tr_set_cancel_flag() set; NULL when none. */
+extern const volatile sig_atomic_t *tr_cancel_flag;
+
+/* Whether an interrupt asks the running kernel to stop: one load when no flag is set. */
+static inline bool
+tr_cancel_requested(void)
+{
+  const volatile sig_atomic_t *flag = tr_cancel_flag;
+  return G_UNLIKELY(flag && *flag);
+}
+
+/* TR_ERROR_CANCELLED for a kernel that stopped on tr_cancel_requested(). */
+void tr_set_cancelled(GError **error, const char *op_type);
+
 /* Set an InvalidArgumentError (or other code) whose message ends with " [Op:TYPE]", as
  * TensorFlow's eager errors do. `op_type` may be NULL for no suffix. */
 void tr_set_op_error(GError **error, TrErrorCode code, const char *op_type, const char *fmt, ...)

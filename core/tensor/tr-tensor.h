@@ -12,6 +12,7 @@
 #pragma once
 
 #include <glib.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -92,6 +93,13 @@ typedef enum {
   TR_ERROR_NOT_FOUND, /* tf.errors.NotFoundError: no kernel for these dtypes */
   TR_ERROR_CANCELLED, /* a run stopped on request (TrRunContext.cancel): an interrupt */
 } TrErrorCode;
+
+/* Interrupts reach long kernels: GEMM, convolutions, elementwise ops and reductions over large
+ * tensors poll `flag` between chunks of a few milliseconds of work and fail with
+ * TR_ERROR_CANCELLED once it reads non-zero (the work done so far is thrown away). One flag for
+ * the process, set once by the host (core/tf passes tf_interrupt_flag()); NULL, the default,
+ * never cancels. A signal handler or any thread may set the flag. */
+void tr_set_cancel_flag(const volatile sig_atomic_t *flag);
 
 /* Refcounted storage shared by a tensor and its views. */
 typedef struct {

@@ -385,6 +385,7 @@ PyInit_tensorflow(void)
    * event would make each cached call allocate and the process grow without bound. */
   tr_event_bus_set_history_limit(st->bus, 0);
   st->registry = tr_fn_registry_new(st->bus);
+  tr_set_cancel_flag(&interrupt_flag); /* long eager and graph kernels stop on an interrupt */
   if (PyModule_AddStringConstant(module, "__version__", "2.15.0") < 0 ||
       add_submodules(module, st) < 0)
     goto fail;

@@ -349,6 +349,50 @@ class Interrupts(KernelTestCase):
         self.run_interrupted(lambda: os.kill(self.k.proc.pid, signal.SIGINT))
         self.run_interrupted(lambda: os.kill(self.k.proc.pid, signal.SIGINT))
 
+    def interrupt_latency(self, code):
+        """Seconds from an interrupt_request sent while `code` runs to its KeyboardInterrupt
+        reply; the kernel answers the next cell after."""
+        msg_id = self.k.send(self.k.shell, "execute_request", dict(code=code))
+        self.assertTrue(self.k.no_message(self.k.shell, 1.0))
+        t0 = time.monotonic()
+        self.interrupt_message()
+        reply = self.k.reply(self.k.shell, msg_id, timeout=60)
+        took = time.monotonic() - t0
+        self.assertEqual(reply["content"]["ename"], "KeyboardInterrupt")
+        self.k.iopub_until_idle(msg_id)
+        return took
+
+    def test_interrupt_stops_graph_loops_and_long_kernels_within_a_second(self):
+        reply, _ = self.k.execute(
+            "import tensorflow as tf\n"
+            "@tf.function\n"
+            "def spin(n):\n"
+            "    i = tf.constant(0)\n"
+            "    while i < n:\n"
+            "        i = i + 1\n"
+            "    return i\n"
+            "@tf.function\n"
+            "def powers(a, n):\n"
+            "    for _ in tf.range(n):\n"
+            "        a = tf.matmul(a, a) * 1e-4\n"
+            "    return a\n"
+            "a = tf.ones([8000, 8000])\n"
+            "kept = spin(tf.constant(5))")
+        self.assertEqual(reply["content"]["status"], "ok")
+        cases = {
+            "graph while_loop": "spin(tf.constant(2**31 - 1))",
+            # one GEMM of 5e11 multiply-adds: seconds of work, cut into tiles
+            "8000x8000 matmul": "tf.matmul(a, a)",
+            "graph loop of matmuls": "powers(a, 10**6)",
+        }
+        for name, code in cases.items():
+            took = self.interrupt_latency(code)
+            print("interrupt latency, %s: %.3f s" % (name, took))
+            self.assertLess(took, 1.0, name)
+        reply, out = self.k.execute("print(kept.numpy(), spin(tf.constant(3)).numpy())")
+        self.assertEqual([m["content"]["text"] for m in out if m["msg_type"] == "stream"],
+                         ["5 3\n"])
+
     def test_interrupt_between_cells_does_not_poison_the_next(self):
         self.interrupt_message()
         os.kill(self.k.proc.pid, signal.SIGINT)
