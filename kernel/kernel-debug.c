@@ -568,6 +568,7 @@ tk_debug_new(void *zctx, const TkConnection *conn, const TkSigner *signer, const
   d->eager_data = eager_data;
   g_mutex_init(&d->lock);
   d->state = tr_state_new(TK_DEBUG_KEEP_EVENTS);
+  tr_state_set_limits(d->state, TK_DEBUG_KEEP_CELLS, TK_DEBUG_KEEP_EVENT_BYTES);
   d->queue = g_ptr_array_new_with_free_func((GDestroyNotify)tr_event_unref);
   d->bus = tr_event_bus_ref(bus);
   d->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);

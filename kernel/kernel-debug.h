@@ -76,8 +76,14 @@
 
 G_BEGIN_DECLS
 
-/* How many events the kernel's state keeps for events_since and snapshots. */
-#define TK_DEBUG_KEEP_EVENTS 100000
+/* How many events the kernel's state keeps for events_since and snapshots, and about how many
+ * bytes of them at most (a trace's event carries its graph's JSON); a client further behind
+ * takes a snapshot. */
+#define TK_DEBUG_KEEP_EVENTS      20000
+#define TK_DEBUG_KEEP_EVENT_BYTES (32u << 20)
+/* How many cells the kernel's state keeps (their sources and spans); older ones are dropped and
+ * counted (the snapshot's "cells_dropped"). Per-Function counts are exact whatever is dropped. */
+#define TK_DEBUG_KEEP_CELLS 10000
 /* How many events a snapshot carries. */
 #define TK_DEBUG_SNAPSHOT_EVENTS 20000
 /* The most events in one published message. */

@@ -99,7 +99,8 @@ bool tk_signer_verify_frames(TkSigner *signer, GBytes *signature, GBytes *const 
 typedef struct TkReplayGuard TkReplayGuard;
 TkReplayGuard *tk_replay_guard_new(guint capacity);
 void tk_replay_guard_free(TkReplayGuard *guard);
-/* FALSE when `digest` was seen before; otherwise remembers it. */
+/* FALSE when `digest` was seen before; otherwise remembers it (its first 32 bytes: 128 bits of
+ * a verified hex HMAC). */
 bool tk_replay_guard_check(TkReplayGuard *guard, GBytes *digest);
 
 /* A received message. */

@@ -8,7 +8,7 @@
  * cell runs (`io`); outside a cell (user_expressions, completion, inspection) `io` is NULL and
  * every output is dropped. Each execute is one cell of the tf event stream (tp_cell_begin/_end).
  * Cells are compiled under their debugger path (kernel-cellfile.h), which tf's events call
- * "<cell N>" (tf_module_name_file).
+ * "<cell N>" (tf_module_name_files).
  *
  * Stream text is gathered here, per stream, and handed to io->stream at each newline and before
  * any other output (display, result, error, payload, input prompt), so that print('x') is one
@@ -247,17 +247,14 @@ helpers_cell_path(PyObject *module, PyObject *code)
   return PyUnicode_FromString(path);
 }
 
-/* _name_cell(path, n): events name call sites in that file "<cell n>". */
+/* _name_cells(names): call sites in files that `names` (IPython's map of cell files to
+ * execution counts) maps to N are named "<cell N>" in events. */
 static PyObject *
-helpers_name_cell(PyObject *module, PyObject *args)
+helpers_name_cells(PyObject *module, PyObject *names)
 {
-  const char *path;
-  long long n;
-  if (!PyArg_ParseTuple(args, "sL:_name_cell", &path, &n))
-    return NULL;
-  g_autofree char *name = g_strdup_printf("<cell %lld>", n);
-  if (!tf_module_name_file(tp_interp_tf(module_tk(module)->tp), path, name))
-    return NULL;
+  if (!PyDict_Check(names))
+    return PyErr_Format(PyExc_TypeError, "expected a dict");
+  tf_module_name_files(tp_interp_tf(module_tk(module)->tp), names);
   Py_RETURN_NONE;
 }
 
@@ -271,7 +268,7 @@ static PyMethodDef helpers_methods[] = {
     {"_error", helpers_error, METH_VARARGS, "_error(ename, evalue, lines): an error message."},
     {"_input", helpers_input, METH_VARARGS, "_input(prompt, password): a line from the frontend."},
     {"_cell_path", helpers_cell_path, METH_O, "_cell_path(code): the cell's file name."},
-    {"_name_cell", helpers_name_cell, METH_VARARGS, "_name_cell(path, n): events' name for it."},
+    {"_name_cells", helpers_name_cells, METH_O, "_name_cells(names): events' names of cell files."},
     {NULL},
 };
 

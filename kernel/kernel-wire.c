@@ -122,21 +122,41 @@ tk_signer_verify(TkSigner *signer, GBytes *signature, GBytes *const parts[4])
 
 /* ---- replay guard ------------------------------------------------------------------------- */
 
+/* Each digest is remembered by its first TK_REPLAY_KEY bytes: a verified signature is the hex
+ * text of an HMAC, so that is 128 bits of it, and 64 K of them take 2 MB. */
+#define TK_REPLAY_KEY 32
+
 struct TkReplayGuard {
-  GMutex lock;      /* shell (main thread) and control share the guard */
-  GHashTable *seen; /* GBytes digest -> itself; owns nothing, `order` owns the keys */
-  GQueue order;     /* GBytes*, oldest first, owned */
-  guint capacity;   /* digests remembered */
+  GMutex lock;                   /* shell (main thread) and control share the guard */
+  GHashTable *seen;              /* key (a slot of `ring`) -> itself; owns nothing */
+  guint8 (*ring)[TK_REPLAY_KEY]; /* the remembered keys, `capacity` slots, reused in turn */
+  guint next;                    /* the slot the next digest takes */
+  guint used;                    /* slots holding a key */
+  guint capacity;                /* digests remembered */
 };
+
+static guint
+replay_key_hash(gconstpointer key)
+{
+  guint h;
+  memcpy(&h, key, sizeof h); /* hex HMAC text: any 4 bytes are as good as a hash */
+  return g_int_hash(&h);
+}
+
+static gboolean
+replay_key_equal(gconstpointer a, gconstpointer b)
+{
+  return memcmp(a, b, TK_REPLAY_KEY) == 0;
+}
 
 TkReplayGuard *
 tk_replay_guard_new(guint capacity)
 {
   TkReplayGuard *guard = g_new0(TkReplayGuard, 1);
   g_mutex_init(&guard->lock);
-  guard->seen = g_hash_table_new(g_bytes_hash, g_bytes_equal);
-  g_queue_init(&guard->order);
   guard->capacity = MAX(capacity, 1);
+  guard->seen = g_hash_table_new(replay_key_hash, replay_key_equal);
+  guard->ring = g_malloc0_n(guard->capacity, TK_REPLAY_KEY);
   return guard;
 }
 
@@ -146,7 +166,7 @@ tk_replay_guard_free(TkReplayGuard *guard)
   if (!guard)
     return;
   g_hash_table_destroy(guard->seen);
-  g_queue_clear_full(&guard->order, (GDestroyNotify)g_bytes_unref);
+  g_free(guard->ring);
   g_mutex_clear(&guard->lock);
   g_free(guard);
 }
@@ -154,17 +174,22 @@ tk_replay_guard_free(TkReplayGuard *guard)
 bool
 tk_replay_guard_check(TkReplayGuard *guard, GBytes *digest)
 {
+  guint8 key[TK_REPLAY_KEY] = {0};
+  gsize size;
+  const void *data = g_bytes_get_data(digest, &size);
+  memcpy(key, data, MIN(size, sizeof key));
+
   g_mutex_lock(&guard->lock);
-  bool fresh = !g_hash_table_contains(guard->seen, digest);
+  bool fresh = !g_hash_table_contains(guard->seen, key);
   if (fresh) {
-    if (g_queue_get_length(&guard->order) >= guard->capacity) {
-      GBytes *oldest = g_queue_pop_head(&guard->order);
-      g_hash_table_remove(guard->seen, oldest);
-      g_bytes_unref(oldest);
-    }
-    GBytes *kept = g_bytes_ref(digest);
-    g_queue_push_tail(&guard->order, kept);
-    g_hash_table_add(guard->seen, kept);
+    guint8 *slot = guard->ring[guard->next];
+    if (guard->used == guard->capacity)
+      g_hash_table_remove(guard->seen, slot); /* forget the oldest */
+    else
+      guard->used++;
+    memcpy(slot, key, sizeof key);
+    g_hash_table_add(guard->seen, slot);
+    guard->next = (guard->next + 1) % guard->capacity;
   }
   g_mutex_unlock(&guard->lock);
   return fresh;

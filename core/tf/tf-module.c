@@ -94,23 +94,45 @@ tf_module_set_cell(PyObject *tf, gint64 cell)
   state_of(tf)->cell = cell;
 }
 
-bool
-tf_module_name_file(PyObject *tf, const char *filename, const char *name)
+void
+tf_module_name_files(PyObject *tf, PyObject *names)
 {
   TfState *st = state_of(tf);
-  if (!st->file_names && !(st->file_names = PyDict_New()))
-    return false;
-  PyObject *value = PyUnicode_FromString(name); /* owned */
-  bool ok = value && PyDict_SetItemString(st->file_names, filename, value) == 0;
-  Py_XDECREF(value);
-  return ok;
+  Py_XINCREF(names);
+  Py_XSETREF(st->file_names, names);
+}
+
+/* "<cell N>" for cell number `number` (an int), made once and kept. Borrowed; NULL with an
+ * exception set. */
+static PyObject *
+cell_name(TfState *st, PyObject *number)
+{
+  if (!st->cell_names && !(st->cell_names = PyDict_New()))
+    return NULL;
+  PyObject *name = PyDict_GetItemWithError(st->cell_names, number); /* borrowed */
+  if (name || PyErr_Occurred())
+    return name;
+  name = PyUnicode_FromFormat("<cell %S>", number); /* owned */
+  if (!name || PyDict_SetItem(st->cell_names, number, name) < 0) {
+    Py_XDECREF(name);
+    return NULL;
+  }
+  Py_DECREF(name); /* the dict holds it */
+  return name;
 }
 
 const char *
 tf_event_file_name(TfState *st, PyObject *filename)
 {
-  PyObject *named =
-      st->file_names ? PyDict_GetItemWithError(st->file_names, filename) : NULL; /* borrowed */
+  PyObject *named = st->file_names && PyDict_Check(st->file_names)
+                        ? PyDict_GetItemWithError(st->file_names, filename)
+                        : NULL; /* borrowed */
+  if (!named && PyErr_Occurred())
+    return NULL;
+  if (named && PyLong_CheckExact(named))
+    named = cell_name(st, named);
+  else if (named && !PyUnicode_Check(named))
+    named = NULL; /* anything else in the host's map: the file's own name */
   if (!named && PyErr_Occurred())
     return NULL;
   return PyUnicode_AsUTF8(named ? named : filename);
@@ -346,6 +368,7 @@ tf_module_clear(PyObject *module)
   for (size_t i = G_N_ELEMENTS(parts); i-- > 0;)
     parts[i].clear(st);
   Py_CLEAR(st->file_names);
+  Py_CLEAR(st->cell_names);
   g_clear_pointer(&st->breakpoints, g_hash_table_unref);
   return 0;
 }

@@ -89,7 +89,8 @@ typedef struct {
   TrEventBus *bus;          /* the interpreter's event bus (owned) */
   TrFnRegistry *registry;   /* Functions of this interpreter (owned) */
   gint64 cell;              /* execution count of the running cell, for events (0: none) */
-  PyObject *file_names;     /* dict: a code file name -> the name events give it ("<cell 3>") */
+  PyObject *file_names;     /* the host's dict: a code file name -> its cell number or name */
+  PyObject *cell_names;     /* dict: cell number -> "<cell N>", made as events need them */
   bool warnings_subscribed; /* the retracing warning is printed to sys.stderr */
   TrFn *eager_fn;           /* the Function whose body runs eagerly now (its tf.print events) */
 
@@ -157,7 +158,7 @@ typedef struct {
   X(Dataset) X(Iterator)                                                                           \
   X(TensorArray)                                                                                   \
   X(GradientTape) X(StopRecording)                                                                 \
-  X(keras) X(file_names)
+  X(keras) X(file_names) X(cell_names)
 /* clang-format on */
 
 /* The state of the imported module of this interpreter (never NULL once imported). */
@@ -173,9 +174,9 @@ typedef struct {
 /* The breakpoints set in code file `filename` (a co_filename), or NULL. Borrowed: valid until
  * the next tf_module_set_breakpoints. */
 const TfBreakpoints *tf_breakpoints_of(TfState *st, const char *filename);
-/* The name events give code file `filename` (a co_filename str): the host's name for it
- * (tf_module_name_file), or its UTF-8 form. Borrowed from the str or the state; NULL with an
- * exception set when it cannot be encoded. */
+/* The name events give code file `filename` (a co_filename str): "<cell N>" or the name the
+ * host's mapping gives it (tf_module_name_files), or its UTF-8 form. Borrowed from a str the
+ * state keeps or from `filename`; NULL with an exception set when it cannot be encoded. */
 const char *tf_event_file_name(TfState *st, PyObject *filename);
 
 /* ---- tf-dtype.c ------------------------------------------------------------------------------ */

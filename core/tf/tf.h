@@ -38,10 +38,11 @@ bool tf_module_use_event_bus(PyObject *tf, TrEventBus *bus);
 TrFnRegistry *tf_module_get_registry(PyObject *tf);
 /* The running cell's execution count (0: none), carried by call events. */
 void tf_module_set_cell(PyObject *tf, gint64 cell);
-/* Call sites in code compiled under `filename` are named `name` in events (the kernel compiles
- * cells under paths a debugger computes, and names them "<cell N>"). False with an exception
- * set when out of memory. */
-bool tf_module_name_file(PyObject *tf, const char *filename, const char *name);
+/* Call sites in code compiled under a file name that `names` (a dict, kept by the module) maps
+ * to an int N are named "<cell N>" in events, or to a str, that str. The kernel compiles cells
+ * under paths a debugger computes and passes IPython's own map of them to execution counts, so
+ * naming costs nothing per cell. Replaces the mapping given before; NULL removes it. */
+void tf_module_name_files(PyObject *tf, PyObject *names);
 gint64 tf_module_get_cell(PyObject *tf);
 /* The retracing warning goes to Python's sys.stderr once this is called (hosts call it at
  * start-up; tests of core/tf alone may not). */

@@ -151,6 +151,29 @@ tr_event_unref(TrEvent *ev)
   g_free(ev);
 }
 
+#define SIZE_INT(member)
+#define SIZE_BOOL(member)
+#define SIZE_OUTCOME(member)
+#define SIZE_STR(member)                                                                           \
+  if (ev->member)                                                                                  \
+    size += strlen(ev->member) + 1;
+#define SIZE_CAUSES(member)                                                                        \
+  for (guint i = 0; ev->member && i < ev->member->len; i++) {                                      \
+    const TrRetraceCause *c = ev->member->pdata[i];                                                \
+    size += sizeof *c + (c->arg ? strlen(c->arg) + 1 : 0) + (c->text ? strlen(c->text) + 1 : 0);   \
+  }
+
+gsize
+tr_event_size(const TrEvent *ev)
+{
+  g_return_val_if_fail(ev != NULL, 0);
+  gsize size = sizeof *ev;
+#define TR_EVENT_SIZE(type, member, key) SIZE_##type(member)
+  TR_EVENT_FIELD_LIST(TR_EVENT_SIZE)
+#undef TR_EVENT_SIZE
+  return size;
+}
+
 void
 tr_event_set_site(TrEvent *ev, const char *file, int line, gint64 cell)
 {

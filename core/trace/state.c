@@ -6,19 +6,23 @@
 #include <string.h>
 
 struct _TrState {
-  GPtrArray *functions; /* TrStateFn*, owned, creation order */
-  GHashTable *fn_by_id; /* gint64* → TrStateFn* (borrowed) */
-  GHashTable *cf_by_id; /* gint64* → TrStateTrace* (borrowed) */
-  GPtrArray *cells;     /* TrStateCell*, owned */
-  GPtrArray *variables; /* TrStateVariable*, owned */
-  GPtrArray *events;    /* TrEvent*, owned references, oldest first */
-  guint keep;           /* events kept (at least the last `keep`) */
-  guint64 dropped;      /* events dropped from the front of `events` so far */
-  guint64 last_seq;     /* last sequence number applied */
-  gint64 last_ts;       /* its time */
-  guint64 n_applied;    /* events applied in all */
-  bool eager;           /* run_functions_eagerly */
-  TrEvent *paused;      /* the debugger_stopped in force (owned), or NULL: running */
+  GPtrArray *functions;  /* TrStateFn*, owned, creation order */
+  GHashTable *fn_by_id;  /* gint64* → TrStateFn* (borrowed) */
+  GHashTable *cf_by_id;  /* gint64* → TrStateTrace* (borrowed) */
+  GPtrArray *cells;      /* TrStateCell*, owned, oldest first */
+  guint keep_cells;      /* cells kept (G_MAXUINT: all) */
+  guint64 cells_dropped; /* cells dropped from the front of `cells` so far */
+  GPtrArray *variables;  /* TrStateVariable*, owned */
+  GPtrArray *events;     /* TrEvent*, owned references, oldest first */
+  guint keep;            /* events kept (at least the last `keep`) */
+  guint64 dropped;       /* events dropped from the front of `events` so far */
+  gsize event_bytes;     /* tr_event_size() of the kept events */
+  gsize max_event_bytes; /* the most event bytes kept (G_MAXSIZE: no bound) */
+  guint64 last_seq;      /* last sequence number applied */
+  gint64 last_ts;        /* its time */
+  guint64 n_applied;     /* events applied in all */
+  bool eager;            /* run_functions_eagerly */
+  TrEvent *paused;       /* the debugger_stopped in force (owned), or NULL: running */
 };
 
 /* What a Function's next trace inherits from the events before concrete_function_added. */
@@ -88,7 +92,17 @@ tr_state_new(guint keep_events)
   s->variables = g_ptr_array_new_with_free_func((GDestroyNotify)variable_free);
   s->events = g_ptr_array_new_with_free_func((GDestroyNotify)tr_event_unref);
   s->keep = keep_events;
+  s->keep_cells = G_MAXUINT;
+  s->max_event_bytes = G_MAXSIZE;
   return s;
+}
+
+void
+tr_state_set_limits(TrState *state, guint keep_cells, gsize event_bytes)
+{
+  g_return_if_fail(state != NULL);
+  state->keep_cells = MAX(keep_cells, 1);
+  state->max_event_bytes = event_bytes;
 }
 
 void
@@ -169,6 +183,13 @@ apply_cell_start(TrState *s, const TrEvent *ev)
   c->running = true;
   c->ok = true;
   g_ptr_array_add(s->cells, c);
+  /* Dropped in batches, as events are: a drop moves the whole array. */
+  guint slack = MAX(s->keep_cells / 16, 16);
+  if (s->keep_cells != G_MAXUINT && s->cells->len > s->keep_cells + slack) {
+    guint n = s->cells->len - s->keep_cells;
+    g_ptr_array_remove_range(s->cells, 0, n);
+    s->cells_dropped += n;
+  }
 }
 
 static void
@@ -317,22 +338,38 @@ static const Applier appliers[TR_EVENT_N_KINDS] = {
     [TR_EVENT_DEBUGGER_CONTINUED] = apply_debugger_continued,
 };
 
-/* Keeps `ev`, dropping the oldest in one go once the window is a sixteenth over its size: a
- * drop is paid for at once by whoever applies the event (a viewer's main loop), so drops are
- * kept small. */
+/* Drop the `n` oldest kept events. */
+static void
+drop_events(TrState *s, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    s->event_bytes -= tr_event_size(s->events->pdata[i]);
+  g_ptr_array_remove_range(s->events, 0, n);
+  s->dropped += n;
+}
+
+/* Keeps `ev`, dropping the oldest in one go once the window is a sixteenth over its size (in
+ * count or bytes): a drop is paid for at once by whoever applies the event (a viewer's main
+ * loop), so drops are kept small. */
 static void
 keep_event(TrState *s, const TrEvent *ev)
 {
   if (s->keep == 0)
     return;
   g_ptr_array_add(s->events, tr_event_ref((TrEvent *)ev));
-  if (s->keep == G_MAXUINT)
-    return;
-  guint slack = MAX(s->keep / 16, 16);
-  if (s->events->len > s->keep + slack) {
-    guint n = s->events->len - s->keep;
-    g_ptr_array_remove_range(s->events, 0, n);
-    s->dropped += n;
+  s->event_bytes += tr_event_size(ev);
+  if (s->keep != G_MAXUINT) {
+    guint slack = MAX(s->keep / 16, 16);
+    if (s->events->len > s->keep + slack)
+      drop_events(s, s->events->len - s->keep);
+  }
+  if (s->max_event_bytes != G_MAXSIZE &&
+      s->event_bytes > s->max_event_bytes + s->max_event_bytes / 16) {
+    guint n = 0;
+    gsize freed = 0;
+    while (n + 1 < s->events->len && s->event_bytes - freed > s->max_event_bytes)
+      freed += tr_event_size(s->events->pdata[n++]);
+    drop_events(s, n);
   }
 }
 
@@ -430,6 +467,12 @@ guint64
 tr_state_events_dropped(const TrState *state)
 {
   return state->dropped;
+}
+
+guint64
+tr_state_cells_dropped(const TrState *state)
+{
+  return state->cells_dropped;
 }
 
 /* Index of the first kept event numbered above `seq` (events->len if none). */
@@ -588,9 +631,10 @@ tr_state_to_json(const TrState *state, guint max_events)
   guint n = state->events->len;
   for (guint i = n > max_events ? n - max_events : 0; i < n; i++)
     json_array_append_new(events, tr_event_to_json(state->events->pdata[i]));
-  json_t *root = json_pack("{s:i, s:I, s:I, s:I, s:b}", "version", 1, "seq",
-                           (json_int_t)state->last_seq, "ts_ns", (json_int_t)state->last_ts,
-                           "n_applied", (json_int_t)state->n_applied, "eager", state->eager);
+  json_t *root =
+      json_pack("{s:i, s:I, s:I, s:I, s:b, s:I}", "version", 1, "seq", (json_int_t)state->last_seq,
+                "ts_ns", (json_int_t)state->last_ts, "n_applied", (json_int_t)state->n_applied,
+                "eager", state->eager, "cells_dropped", (json_int_t)state->cells_dropped);
   json_object_set_new(root, "functions", fns);
   json_object_set_new(root, "cells", cells);
   json_object_set_new(root, "variables", vars);
@@ -825,6 +869,7 @@ tr_state_from_json(json_t *snapshot, guint keep_events, GError **error)
   s->last_ts = int_of(snapshot, "ts_ns");
   s->n_applied = int_of(snapshot, "n_applied");
   s->eager = json_is_true(json_object_get(snapshot, "eager"));
+  s->cells_dropped = (guint64)MAX(int_of(snapshot, "cells_dropped"), 0);
   json_t *fns = object_array(snapshot, "functions", error);
   if (!fns)
     return NULL;

@@ -195,6 +195,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(TrEvent, tr_event_unref)
 const char *tr_event_kind_name(TrEventKind kind);
 TrEventKind tr_event_kind_from_name(const char *name); /* TR_EVENT_N_KINDS if unknown */
 guint tr_event_kind_fields(TrEventKind kind);          /* TR_EF() bits */
+/* Bytes the event holds: the struct, its strings and causes (allocator overhead aside). */
+gsize tr_event_size(const TrEvent *ev);
 /* Fill the call-site fields. Copies `file`. */
 void tr_event_set_site(TrEvent *ev, const char *file, int line, gint64 cell);
 

@@ -6,16 +6,19 @@
  * counts, tracing cost, the causes of the miss that made them and, when the events carried it,
  * the graph's JSON) and every retrace with its causes; per cell, its source and span; the
  * Variables created; whether functions run eagerly; whether a debugger holds the kernel paused,
- * and where. It also keeps the most recent events
- * themselves (a bounded window), for a timeline, a log, and to fill a gap in a live stream.
+ * and where. It also keeps the most recent events themselves (a window bounded in count and
+ * bytes), for a timeline, a log, and to fill a gap in a live stream. A long-running host (the
+ * kernel) also bounds the cells kept (tr_state_set_limits); per-Function counts stay exact
+ * whatever is dropped, and the snapshot says how many cells and events were.
  *
  * Its JSON form is the snapshot of the ZeroMQ guide's "clone" pattern: a subscriber that
  * loads a snapshot taken at sequence number N (tr_state_from_json) and then applies the live
  * events numbered above N holds the same state as the publisher.
  *
  * Every struct below is owned by the state and read-only outside state.c; pointers stay valid
- * until the state is freed (Functions, traces and cells are never removed) except the events,
- * which the window drops oldest first. Not thread-safe: one owner, or the owner's lock.
+ * until the state is freed (Functions and traces are never removed) except the events and,
+ * with a cell limit, the cells, which are dropped oldest first. Not thread-safe: one owner, or
+ * the owner's lock.
  */
 #pragma once
 
@@ -93,8 +96,13 @@ typedef struct {
 
 typedef struct _TrState TrState;
 
-/* An empty state that keeps the last `keep_events` events (0: none, G_MAXUINT: all). */
+/* An empty state that keeps the last `keep_events` events (0: none, G_MAXUINT: all) and every
+ * cell. */
 TrState *tr_state_new(guint keep_events);
+/* Bound what the state keeps: at most `keep_cells` cells (G_MAXUINT: all) and about
+ * `event_bytes` bytes of events (tr_event_size; G_MAXSIZE: no bound), the oldest dropped
+ * first. */
+void tr_state_set_limits(TrState *state, guint keep_cells, gsize event_bytes);
 void tr_state_free(TrState *state);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(TrState, tr_state_free)
 
@@ -130,6 +138,9 @@ guint64 tr_state_n_applied(const TrState *state);
 /* How many kept events have been dropped from the front of the window so far (the window
  * drops the oldest in batches, once it is a sixteenth over `keep_events`). */
 guint64 tr_state_events_dropped(const TrState *state);
+/* How many cells have been dropped from the front so far (tr_state_set_limits), this state's
+ * own and those its snapshot had dropped. */
+guint64 tr_state_cells_dropped(const TrState *state);
 /* New references to the kept events numbered above `seq`, oldest first; NULL when some of
  * them are no longer kept (the caller then needs a snapshot). Transfer full. */
 GPtrArray *tr_state_events_since(const TrState *state, guint64 seq);

@@ -2,7 +2,7 @@
 
 kernel-py-interp.c creates the module `_trellis_kernel` with the C functions that reach the
 running cell's outputs (_display, _result, _clear_output, _payload, _error, _input) and the
-cells' file names (_cell_path, _name_cell), and runs this source in it. Cells run through an
+cells' file names (_cell_path, _name_cells), and runs this source in it. Cells run through an
 IPython InteractiveShell (Debian's python3-ipython), as in any Jupyter kernel for Python:
 magics, `!cmd`, `obj?`, the display formatter (every `_repr_*_`, `_repr_mimebundle_`),
 `display(..., display_id=True)` and its updates, coloured tracebacks with context, top-level
@@ -78,9 +78,7 @@ def _make_shell():
         "<cell N>"."""
 
         def get_code_name(self, raw_code, transformed_code, number):
-            path = _cell_path(raw_code)
-            _name_cell(path, number)
-            return path
+            return _cell_path(raw_code)
 
     class CellDisplayHook(DisplayHook):
         """Out[N]: the cell's execute_result."""
@@ -180,6 +178,7 @@ def _make_shell():
     config.HistoryManager.enabled = False  # the kernel keeps the history (kernel-history.c)
     shell = Shell.instance(config=config, user_module=__main__, user_ns=__main__.__dict__)
     shell.exit_now = False
+    _name_cells(shell.compile._filename_map)  # cell file -> execution count: "<cell N>"
     # clear_output() without an import, as display() (and as the command line's notebooks).
     from IPython.display import clear_output
     builtins.clear_output = clear_output
@@ -230,6 +229,14 @@ def run(code, silent, store_history, execution_count):
     sh.execution_count = execution_count
     del _reported[:]
     result = sh.run_cell(code, store_history=store_history, silent=silent)
+    # IPython queues every input for its SQLite writer, which the kernel does without
+    # (kernel-history.c keeps the history): the queue would only grow.
+    hm = sh.history_manager
+    with hm.db_input_cache_lock:
+        del hm.db_input_cache[:]
+    # In[] keeps the cell twice, as run and as typed; most cells are the same text both ways.
+    if hm.input_hist_parsed and hm.input_hist_parsed[-1] == hm.input_hist_raw[-1]:
+        hm.input_hist_parsed[-1] = hm.input_hist_raw[-1]
     payloads = sh.payload_manager.read_payload()
     sh.payload_manager.clear_payload()
     for payload in payloads:

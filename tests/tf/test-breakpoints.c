@@ -227,7 +227,10 @@ static void
 test_stopped_names_function(void)
 {
   setup();
-  g_assert_true(tf_module_name_file(tf, CELL_PATH, "<cell 1>"));
+  PyObject *names = Py_BuildValue("{s:i}", CELL_PATH, 1); /* owned */
+  g_assert_nonnull(names);
+  tf_module_name_files(tf, names); /* as the kernel passes IPython's map: "<cell 1>" */
+  Py_DECREF(names);
   call_f("1"); /* traces: the body's hook stops */
   call_f("2"); /* cached: no stop */
   run_ok("tf.config.run_functions_eagerly(True)");
@@ -273,7 +276,10 @@ main(int argc, char **argv)
   tp = tp_interp_new(&config, &error);
   g_assert_no_error(error);
   tf = tp_interp_tf(tp);
-  g_assert_true(tf_module_name_file(tf, CELL_PATH, "<cell 1>"));
+  PyObject *names = Py_BuildValue("{s:i}", CELL_PATH, 1); /* owned */
+  g_assert_nonnull(names);
+  tf_module_name_files(tf, names); /* as the kernel passes IPython's map: "<cell 1>" */
+  Py_DECREF(names);
   PyObject *h = PyCFunction_New(&hook_def, NULL); /* owned */
   g_assert_nonnull(h);
   g_assert_cmpint(PyDict_SetItemString(tp_interp_globals(tp), "hook", h), ==, 0);

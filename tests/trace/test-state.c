@@ -191,6 +191,47 @@ test_window(TtFixture *fx, gconstpointer data)
 }
 
 static void
+test_limits(TtFixture *fx, gconstpointer data)
+{
+  /* 1000 cells, each with a 1 KB source, into a state keeping 100 cells and ~64 KB of events. */
+  g_autoptr(TrState) s = tr_state_new(G_MAXUINT);
+  tr_state_set_limits(s, 100, 64 << 10);
+  g_autofree char *source = g_strnfill(1000, 'x');
+  run_session(fx);
+  for (gint64 cell = 3; cell < 1003; cell++) {
+    emit_cell(fx, TR_EVENT_CELL_START, cell, source);
+    emit_cell(fx, TR_EVENT_CELL_END, cell, NULL);
+  }
+  state_of(fx->events, 0, fx->events->len, s);
+
+  GPtrArray *cells = tr_state_cells(s);
+  g_assert_cmpuint(cells->len, >=, 100);
+  g_assert_cmpuint(cells->len, <=, 100 + 16);
+  g_assert_cmpuint(cells->len + tr_state_cells_dropped(s), ==, 1002);
+  g_assert_cmpint(((TrStateCell *)cells->pdata[cells->len - 1])->number, ==, 1002);
+  g_assert_false(((TrStateCell *)cells->pdata[cells->len - 1])->running);
+
+  GPtrArray *kept = tr_state_events(s);
+  gsize bytes = 0;
+  for (guint i = 0; i < kept->len; i++)
+    bytes += tr_event_size(kept->pdata[i]);
+  g_assert_cmpuint(bytes, <=, (64 << 10) + (64 << 10) / 16);
+  g_assert_cmpuint(bytes, >=, (64 << 10) - 2048);
+  g_assert_cmpuint(kept->len + tr_state_events_dropped(s), ==, fx->events->len);
+  /* The Functions' counters are exact whatever was dropped. */
+  g_assert_cmpuint(((TrStateFn *)tr_state_functions(s)->pdata[0])->calls, ==, 7);
+
+  /* The snapshot says how many cells were dropped, and carries it on. */
+  json_t *j = tr_state_to_json(s, G_MAXUINT);
+  g_assert_cmpint(json_integer_value(json_object_get(j, "cells_dropped")), ==,
+                  (json_int_t)tr_state_cells_dropped(s));
+  g_autoptr(TrState) back = tr_state_from_json(j, G_MAXUINT, NULL);
+  json_decref(j);
+  g_assert_cmpuint(tr_state_cells_dropped(back), ==, tr_state_cells_dropped(s));
+  g_assert_cmpuint(tr_state_cells(back)->len, ==, cells->len);
+}
+
+static void
 test_graph_carried(TtFixture *fx, gconstpointer data)
 {
   TrEvent *ev = tr_event_new(TR_EVENT_CONCRETE_ADDED);
@@ -289,6 +330,7 @@ tt_add_state_tests(void)
   FX("/trace/state/counts-traces-and-causes", test_counts);
   FX("/trace/state/snapshot-then-live-equals-publisher", test_snapshot_then_live);
   FX("/trace/state/window-and-events-since", test_window);
+  FX("/trace/state/cell-and-byte-limits", test_limits);
   FX("/trace/state/graph-json-carried", test_graph_carried);
   FX("/trace/state/debugger-paused-until-continued", test_debugger_paused);
   g_test_add_func("/trace/state/malformed-snapshot", test_malformed);

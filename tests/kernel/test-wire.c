@@ -1,0 +1,93 @@
+/* test-wire.c — the kernel's wire helpers without a socket: the replay guard's memory. */
+#include "kernel-private.h"
+
+static GBytes *
+digest(const char *text)
+{
+  return g_bytes_new(text, strlen(text));
+}
+
+static bool
+check(TkReplayGuard *guard, const char *text)
+{
+  g_autoptr(GBytes) d = digest(text);
+  return tk_replay_guard_check(guard, d);
+}
+
+#define HEX64(c) c c c c c c c c c c c c c c c c c c c c c c c c c c c c c c c c "0123456789abcdef"
+
+static void
+test_replay_guard_refuses_a_digest_seen_before(void)
+{
+  TkReplayGuard *guard = tk_replay_guard_new(8);
+  g_assert_true(check(guard, HEX64("ab")));
+  g_assert_false(check(guard, HEX64("ab")));
+  g_assert_true(check(guard, HEX64("cd")));
+  g_assert_false(check(guard, HEX64("cd")));
+  g_assert_false(check(guard, HEX64("ab")));
+  tk_replay_guard_free(guard);
+}
+
+static void
+test_replay_guard_forgets_the_oldest_first(void)
+{
+  TkReplayGuard *guard = tk_replay_guard_new(3);
+  const char *d[] = {HEX64("a1"), HEX64("b2"), HEX64("c3"), HEX64("d4")};
+  for (int i = 0; i < 3; i++)
+    g_assert_true(check(guard, d[i]));
+  g_assert_true(check(guard, d[3])); /* d[0] is forgotten */
+  g_assert_false(check(guard, d[1]));
+  g_assert_false(check(guard, d[2]));
+  g_assert_false(check(guard, d[3]));
+  g_assert_true(check(guard, d[0])); /* remembered again; d[1] forgotten */
+  g_assert_true(check(guard, d[1]));
+  tk_replay_guard_free(guard);
+}
+
+static void
+test_replay_guard_keeps_short_digests_apart(void)
+{
+  /* Digests shorter than the remembered prefix are compared whole (zero-padded). */
+  TkReplayGuard *guard = tk_replay_guard_new(4);
+  g_assert_true(check(guard, "abc"));
+  g_assert_true(check(guard, "abcd"));
+  g_assert_false(check(guard, "abc"));
+  tk_replay_guard_free(guard);
+}
+
+static void
+mark_freed(gpointer data)
+{
+  *(bool *)data = true;
+}
+
+static void
+test_replay_guard_holds_no_reference_to_the_digest(void)
+{
+  /* A digest usually views a received frame; holding it would pin the socket's buffer. */
+  static const char text[] = HEX64("ef");
+  bool freed = false;
+  TkReplayGuard *guard = tk_replay_guard_new(4);
+  GBytes *d = g_bytes_new_with_free_func(text, sizeof text - 1, mark_freed, &freed);
+  g_assert_true(tk_replay_guard_check(guard, d));
+  g_bytes_unref(d);
+  g_assert_true(freed);
+  g_autoptr(GBytes) again = digest(text);
+  g_assert_false(tk_replay_guard_check(guard, again));
+  tk_replay_guard_free(guard);
+}
+
+int
+main(int argc, char **argv)
+{
+  g_test_init(&argc, &argv, NULL);
+  g_test_add_func("/kernel/replay-guard/refuses-a-digest-seen-before",
+                  test_replay_guard_refuses_a_digest_seen_before);
+  g_test_add_func("/kernel/replay-guard/forgets-the-oldest-first",
+                  test_replay_guard_forgets_the_oldest_first);
+  g_test_add_func("/kernel/replay-guard/keeps-short-digests-apart",
+                  test_replay_guard_keeps_short_digests_apart);
+  g_test_add_func("/kernel/replay-guard/holds-no-reference-to-the-digest",
+                  test_replay_guard_holds_no_reference_to_the_digest);
+  return g_test_run();
+}
