@@ -22,7 +22,10 @@
  *
  * Jupyter's debug protocol (kernel-dap.c) is served on the control thread; a ZeroMQ monitor
  * of the control socket tells it when a client's connection closes, so that a debugger's
- * client that vanished does not leave the kernel paused at a breakpoint.
+ * client that vanished does not leave the kernel paused at a breakpoint. The control thread
+ * also reads the monitors of shell and stdin: ZeroMQ refuses a frame over the size limit
+ * (ZMQ_MAXMSGSIZE) by closing its connection before reading it, and a closed connection is all
+ * it reports, so each one is logged with that possible cause.
  */
 #include "kernel-dap.h"
 #include "kernel-debug.h"
@@ -39,8 +42,8 @@
 /* inproc endpoints between the threads. */
 #define WAKE_ENDPOINT "inproc://trellis-wake"
 #define HB_ENDPOINT   "inproc://trellis-heartbeat-stop"
-/* The control socket's monitor: its closed connections. */
-#define CONTROL_MONITOR_ENDPOINT "inproc://trellis-control-monitor"
+/* The monitors of the request channels: their closed connections ("%s": the channel). */
+#define MONITOR_ENDPOINT "inproc://trellis-monitor-%s"
 /* How long closing sockets may wait to deliver the last messages. */
 #define LINGER_MS 1000
 /* How often a wait for input rechecks the interrupt flag (a signal may land just before poll). */
@@ -71,8 +74,8 @@ struct TkKernel {
   GThread *control_thread;
 
   /* control thread: Jupyter's debug protocol */
-  TkDap *dap;            /* owned */
-  void *control_monitor; /* PAIR: the control socket's closed connections (ZMQ monitor) */
+  TkDap *dap;                    /* owned */
+  void *monitors[TK_N_CHANNELS]; /* PAIR: closed connections of shell, control and stdin */
 
   /* iopub: main and control publish in turn, under the lock */
   void *iopub_pub;          /* PUB to the clients */
@@ -492,13 +495,17 @@ tk_kernel_execute(TkContext *ctx, const TkMessage *request, const TkExecRequest 
 
 /* ---- threads ------------------------------------------------------------------------------ */
 
-/* One event of the control socket's monitor: a connection closed (the debug session of its
- * client ends). A monitor event is two frames: event number and value (the fd), then the
- * endpoint. */
+/* The channels whose closed connections are watched. */
+static const TkChannel monitored[] = {TK_CHANNEL_SHELL, TK_CHANNEL_CONTROL, TK_CHANNEL_STDIN};
+
+/* One event of a channel's monitor: a connection closed. It is logged (ZeroMQ closes a
+ * connection that sends a frame over the limit, and says nothing else), and on control the
+ * debug session of its client ends. A monitor event is two frames: event number and value (the
+ * fd), then the endpoint. */
 static void
-read_control_monitor(TkKernel *k)
+read_monitor(TkKernel *k, TkChannel channel)
 {
-  g_autoptr(GPtrArray) frames = tk_recv_frames(k->control_monitor, ZMQ_DONTWAIT);
+  g_autoptr(GPtrArray) frames = tk_recv_frames(k->monitors[channel], ZMQ_DONTWAIT);
   if (!frames || frames->len < 1)
     return;
   gsize size;
@@ -509,7 +516,12 @@ read_control_monitor(TkKernel *k)
   uint32_t value;
   memcpy(&event, head, sizeof event);
   memcpy(&value, head + 2, sizeof value);
-  if (event == ZMQ_EVENT_DISCONNECTED)
+  if (event != ZMQ_EVENT_DISCONNECTED)
+    return;
+  g_printerr("trellis-kernel: %s: a client's connection closed (by the client, or by the kernel "
+             "for a frame over the %" G_GINT64_FORMAT "-byte limit: --max-message-size)\n",
+             tk_channel_name(channel), (gint64)k->max_message_size);
+  if (channel == TK_CHANNEL_CONTROL)
     tk_dap_peer_gone(k->dap, (int)value);
 }
 
@@ -520,10 +532,11 @@ control_main(gpointer data)
   TkContext ctx = {k, TK_CHANNEL_CONTROL, k->control, &k->control_sender, NULL, -1};
   bool quit = false;
   while (!quit && !atomic_load(&k->stopping)) {
-    zmq_pollitem_t items[] = {{k->control, 0, ZMQ_POLLIN, 0},
-                              {k->control_wake, 0, ZMQ_POLLIN, 0},
-                              {k->control_monitor, 0, ZMQ_POLLIN, 0}};
-    if (zmq_poll(items, 3, -1) < 0) {
+    zmq_pollitem_t items[2 + G_N_ELEMENTS(monitored)] = {{k->control, 0, ZMQ_POLLIN, 0},
+                                                         {k->control_wake, 0, ZMQ_POLLIN, 0}};
+    for (size_t i = 0; i < G_N_ELEMENTS(monitored); i++)
+      items[2 + i] = (zmq_pollitem_t){k->monitors[monitored[i]], 0, ZMQ_POLLIN, 0};
+    if (zmq_poll(items, G_N_ELEMENTS(items), -1) < 0) {
       if (errno == EINTR)
         continue;
       break;
@@ -535,13 +548,15 @@ control_main(gpointer data)
       quit = zmq_recv(k->control_wake, word, sizeof word, ZMQ_DONTWAIT) == 4 &&
              memcmp(word, "quit", 4) == 0;
     }
-    if (items[2].revents & ZMQ_POLLIN)
-      read_control_monitor(k);
+    for (size_t i = 0; i < G_N_ELEMENTS(monitored); i++)
+      if (items[2 + i].revents & ZMQ_POLLIN)
+        read_monitor(k, monitored[i]);
   }
   /* A debugger stopped at a breakpoint lets the cell finish; its events stop before iopub. */
   tk_dap_close(k->dap);
   zmq_socket_monitor(k->control, NULL, 0);
-  zmq_close(k->control_monitor);
+  for (size_t i = 0; i < G_N_ELEMENTS(monitored); i++)
+    g_clear_pointer(&k->monitors[monitored[i]], zmq_close);
   zmq_close(k->control);
   zmq_close(k->control_wake);
   return NULL;
@@ -711,12 +726,20 @@ open_sockets(TkKernel *k, GError **error)
       !(k->hb_stop_peer = inproc(k, ZMQ_PAIR, HB_ENDPOINT, true, error)) ||
       !(k->hb_stop = inproc(k, ZMQ_PAIR, HB_ENDPOINT, false, error)))
     return FALSE;
-  if (zmq_socket_monitor(k->control, CONTROL_MONITOR_ENDPOINT, ZMQ_EVENT_DISCONNECTED) < 0) {
-    g_set_error(error, TK_ERROR, TK_ERROR_SOCKET, "monitor of control: %s", zmq_strerror(errno));
-    return FALSE;
+  void *channel_sockets[] = {[TK_CHANNEL_SHELL] = k->shell,
+                             [TK_CHANNEL_CONTROL] = k->control,
+                             [TK_CHANNEL_STDIN] = k->stdin_socket};
+  for (size_t i = 0; i < G_N_ELEMENTS(monitored); i++) {
+    TkChannel c = monitored[i];
+    g_autofree char *endpoint = g_strdup_printf(MONITOR_ENDPOINT, tk_channel_name(c));
+    if (zmq_socket_monitor(channel_sockets[c], endpoint, ZMQ_EVENT_DISCONNECTED) < 0) {
+      g_set_error(error, TK_ERROR, TK_ERROR_SOCKET, "monitor of %s: %s", tk_channel_name(c),
+                  zmq_strerror(errno));
+      return FALSE;
+    }
+    if (!(k->monitors[c] = inproc(k, ZMQ_PAIR, endpoint, false, error)))
+      return FALSE;
   }
-  if (!(k->control_monitor = inproc(k, ZMQ_PAIR, CONTROL_MONITOR_ENDPOINT, false, error)))
-    return FALSE;
   if (any_port_zero && !tk_connection_save(k->conn, error))
     return FALSE;
   /* After the connection file has its ports: the discovery file names it. */
@@ -736,7 +759,8 @@ close_unowned_sockets(TkKernel *k)
       zmq_close(*all[i]);
       *all[i] = NULL;
     }
-  g_clear_pointer(&k->control_monitor, zmq_close);
+  for (size_t i = 0; i < G_N_ELEMENTS(monitored); i++)
+    g_clear_pointer(&k->monitors[monitored[i]], zmq_close);
 }
 
 /* Start control and heartbeat with SIGINT blocked, so that it lands on main. */

@@ -195,6 +195,9 @@ class Limits(unittest.TestCase):
             self.assertEqual(k.reply(k.shell, msg_id)["msg_type"], "kernel_info_reply")
             reply, _ = k.execute("1 + 1")
             self.assertEqual(reply["content"]["status"], "ok")
+            # ZeroMQ says only that the connection closed: the log says so, and why it may have.
+            self.assertIn("trellis-kernel: shell: a client's connection closed (by the client, or "
+                          "by the kernel for a frame over the 1048576-byte limit", k.stderr_text())
         finally:
             k.stop(shutdown=k.alive())
 
