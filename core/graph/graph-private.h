@@ -38,7 +38,7 @@ struct TrGraph {
   GPtrArray *outputs;       /* result Identity nodes, in order */
   GHashTable *names_in_use; /* lowercased name -> count, as Graph._names_in_use (owned keys) */
   GHashTable *by_name;      /* node name -> TrNode* */
-  GHashTable *captures;     /* TrVariable* -> resource Placeholder */
+  GHashTable *captures;     /* TrVariable* -> resource Placeholder; NULL until the first */
   GPtrArray *scopes;        /* name scope stack, each the full prefix (arena strings) */
   TrNode *last_stateful;    /* newest stateful node: the next one depends on it */
 };

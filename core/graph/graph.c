@@ -16,6 +16,10 @@ struct TrArenaChunk {
   max_align_t data[]; /* the memory handed out */
 };
 
+/* Chunks double from ARENA_FIRST up to ARENA_CHUNK bytes: a Function keeps every trace's graph,
+ * its optimised copy and its plan, so a one-op graph must cost about what it holds (a kilobyte
+ * or so), while a large graph still allocates in a handful of big chunks. */
+#define ARENA_FIRST 256
 #define ARENA_CHUNK (64 * 1024)
 #define ARENA_ALIGN 16
 
@@ -42,7 +46,7 @@ tr_arena_alloc(TrArena *arena, size_t size)
 {
   size = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
   if (!arena->head || arena->used + size > arena->size) {
-    size_t chunk = MAX(size, ARENA_CHUNK);
+    size_t chunk = MAX(size, CLAMP(arena->total, ARENA_FIRST, ARENA_CHUNK));
     TrArenaChunk *c = g_malloc0(sizeof(TrArenaChunk) + chunk);
     c->size = chunk;
     c->next = arena->head;
@@ -93,7 +97,6 @@ tr_graph_new(const char *name)
   g->outputs = g_ptr_array_new();
   g->names_in_use = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
   g->by_name = g_hash_table_new(g_str_hash, g_str_equal);
-  g->captures = g_hash_table_new(g_direct_hash, g_direct_equal);
   g->scopes = g_ptr_array_new();
   return g;
 }
@@ -129,7 +132,7 @@ tr_graph_unref(TrGraph *g)
   g_ptr_array_free(g->outputs, TRUE);
   g_hash_table_destroy(g->names_in_use);
   g_hash_table_destroy(g->by_name);
-  g_hash_table_destroy(g->captures);
+  g_clear_pointer(&g->captures, g_hash_table_destroy);
   g_ptr_array_free(g->scopes, TRUE);
   tr_arena_clear(&g->arena);
   g_free(g->name);
@@ -257,6 +260,16 @@ tr_graph_pop_name_scope(TrGraph *g)
 {
   g_return_if_fail(g->scopes->len > 0);
   g_ptr_array_remove_index(g->scopes, g->scopes->len - 1);
+}
+
+/* Records the resource Placeholder of a captured variable; the table is made with the first
+ * capture, as most graphs capture none. */
+static void
+graph_add_capture(TrGraph *g, TrVariable *var, TrNode *node)
+{
+  if (!g->captures)
+    g->captures = g_hash_table_new(g_direct_hash, g_direct_equal);
+  g_hash_table_insert(g->captures, var, node);
 }
 
 /* ---- nodes ---------------------------------------------------------------------------------- */
@@ -441,15 +454,33 @@ check_no_resource(const char *type, const TrTensorInfo *in, int n_in, GError **e
   return true;
 }
 
+/* A node's attrs: most ops keep the defaults, which all nodes share (static, never written:
+ * node->attrs is const) rather than each holding a copy of the large TrAttrs in its arena. */
+static const TrAttrs *
+node_attrs(TrGraph *g, const TrAttrs *attrs)
+{
+  static TrAttrs defaults;
+  static gsize once;
+  if (g_once_init_enter(&once)) {
+    tr_attrs_init(&defaults);
+    g_once_init_leave(&once, 1);
+  }
+  if (attrs == &defaults || memcmp(attrs, &defaults, sizeof defaults) == 0)
+    return &defaults;
+  TrAttrs *copy = tr_arena_new(&g->arena, TrAttrs, 1);
+  memcpy(copy, attrs, sizeof *copy);
+  return copy;
+}
+
 /* Identity passes a variant (a dataset, iterator or tensor list) through: results and loop
  * variables go through Identity nodes. No other core/tensor op takes one (tr_op_infer says so). */
 static TrNode *
 add_variant_identity(TrGraph *g, const TrOutput *input, const char *unique)
 {
   TrNode *node = tr_graph_node_new(g, TR_OP_IDENTITY, "Identity", unique, input, 1, 1);
-  TrAttrs *attrs = tr_arena_new(&g->arena, TrAttrs, 1);
-  tr_attrs_init(attrs);
-  node->attrs = attrs;
+  TrAttrs attrs;
+  tr_attrs_init(&attrs);
+  node->attrs = node_attrs(g, &attrs);
   node->dtypes[0] = TR_VARIANT;
   node->shapes[0] = *tr_output_shape(*input);
   return node;
@@ -485,22 +516,23 @@ tr_graph_add_op(TrGraph *g, TrOpId op, const TrOutput *inputs, int n_inputs, con
   if (op == TR_OP_IDENTITY && n_inputs == 1 && in[0].dtype == TR_VARIANT)
     return add_variant_identity(g, inputs, unique);
 
-  TrAttrs *copy = tr_arena_new(&g->arena, TrAttrs, 1);
+  /* Inference may fill attrs in (a copy: the caller's stay as given). */
+  TrAttrs copy;
   if (attrs)
-    memcpy(copy, attrs, sizeof *copy);
+    memcpy(&copy, attrs, sizeof copy);
   else
-    tr_attrs_init(copy);
+    tr_attrs_init(&copy);
 
   TrDType dtype;
   TrShape shape;
   GError *eager = NULL;
-  if (!tr_op_infer(op, in, n_inputs, copy, &dtype, &shape, &eager)) {
-    tr_graph_set_infer_error(error, eager, op, unique, in, inputs, n_inputs, copy);
+  if (!tr_op_infer(op, in, n_inputs, &copy, &dtype, &shape, &eager)) {
+    tr_graph_set_infer_error(error, eager, op, unique, in, inputs, n_inputs, &copy);
     return NULL;
   }
   const char *type = tr_graph_op_type(op, in, n_inputs);
   TrNode *node = tr_graph_node_new(g, op, type, unique, inputs, n_inputs, 1);
-  node->attrs = copy;
+  node->attrs = node_attrs(g, &copy);
   node->dtypes[0] = dtype;
   node->shapes[0] = shape;
   if (def->flags & TR_OP_FLAG_STATEFUL)
@@ -643,7 +675,7 @@ TrNode *
 tr_graph_capture_variable(TrGraph *g, TrVariable *var, const char *name)
 {
   g_return_val_if_fail(g && var, NULL);
-  TrNode *node = g_hash_table_lookup(g->captures, var);
+  TrNode *node = g->captures ? g_hash_table_lookup(g->captures, var) : NULL;
   if (node)
     return node;
   const char *unique = tr_graph_unique_name(g, name ? name : "resource");
@@ -651,7 +683,7 @@ tr_graph_capture_variable(TrGraph *g, TrVariable *var, const char *name)
   node->dtypes[0] = TR_DTYPE_RESOURCE;
   node->shapes[0] = tr_shape_scalar();
   node->variable = tr_variable_ref(var);
-  g_hash_table_insert(g->captures, var, node);
+  graph_add_capture(g, var, node);
   return node;
 }
 
@@ -875,16 +907,13 @@ copy_node(TrGraph *copy, const TrNode *src)
     tr_node_add_control_input(node, copy->nodes->pdata[src->control[i]->id]);
   memcpy(node->dtypes, src->dtypes, sizeof(TrDType) * (size_t)src->n_outputs);
   memcpy(node->shapes, src->shapes, sizeof(TrShape) * (size_t)src->n_outputs);
-  if (src->attrs) {
-    TrAttrs *attrs = tr_arena_new(arena, TrAttrs, 1);
-    memcpy(attrs, src->attrs, sizeof *attrs);
-    node->attrs = attrs;
-  }
+  if (src->attrs)
+    node->attrs = node_attrs(copy, src->attrs);
   if (src->value)
     node->value = tr_tensor_ref(src->value);
   if (src->variable) {
     node->variable = tr_variable_ref(src->variable);
-    g_hash_table_insert(copy->captures, src->variable, node);
+    graph_add_capture(copy, src->variable, node);
   }
   if (src->print) {
     TrPrintAttrs *pa = tr_arena_new(arena, TrPrintAttrs, 1);
@@ -975,7 +1004,7 @@ tr_graph_compact(TrGraph *g, const bool *keep)
     TrNode *node = g->nodes->pdata[i];
     if (!keep[i]) {
       g_hash_table_remove(g->by_name, node->name);
-      if (node->variable)
+      if (node->variable && g->captures)
         g_hash_table_remove(g->captures, node->variable);
       node_release(node);
       continue;

@@ -58,20 +58,23 @@ typedef struct {
 #define POOL_MAX 64
 
 struct TrPlan {
-  TrGraph *graph;           /* owned reference */
-  TrArena arena;            /* steps and their arrays */
-  Step *steps;              /* in run order */
-  int n_steps;              /* length of steps */
-  int n_slots;              /* values alive in a run */
-  TrTensor **slots;         /* the values of the current run; all NULL between runs */
-  bool *slot_counted;       /* per slot: holds a buffer counted in live/peak */
-  int n_outputs;            /* requested outputs */
-  int *output_slots;        /* their slots */
-  TrTensor *pool[POOL_MAX]; /* released buffers kept for reuse */
-  int n_pool;               /* entries used in pool */
-  bool running;             /* a run is under way (a nested run uses fresh slots) */
-  int live;                 /* counted buffers alive now */
-  TrPlanStats stats;        /* counters */
+  TrGraph *graph;     /* owned reference */
+  TrArena arena;      /* steps and their arrays */
+  Step *steps;        /* in run order */
+  int n_steps;        /* length of steps */
+  int n_slots;        /* values alive in a run */
+  TrTensor **slots;   /* the values of the current run; all NULL between runs */
+  bool *slot_counted; /* per slot: holds a buffer counted in live/peak */
+  int n_outputs;      /* requested outputs */
+  int *output_slots;  /* their slots */
+  TrTensor **pool;    /* released buffers kept for reuse (owned array and references);
+                       * grown on the first release, so a plan that never pools a buffer
+                       * (most small graphs) does not pay for POOL_MAX entries */
+  int n_pool;         /* entries used in pool */
+  int cap_pool;       /* entries allocated in pool, at most POOL_MAX */
+  bool running;       /* a run is under way (a nested run uses fresh slots) */
+  int live;           /* counted buffers alive now */
+  TrPlanStats stats;  /* counters */
 };
 
 /* ---- planning ---------------------------------------------------------------------------- */
@@ -296,6 +299,7 @@ tr_plan_free(TrPlan *plan)
   }
   tr_arena_clear(&plan->arena);
   tr_graph_unref(plan->graph);
+  g_free(plan->pool);
   g_free(plan);
 }
 
@@ -338,10 +342,15 @@ poolable(const TrTensor *t)
 static void
 release_value(TrPlan *plan, TrTensor *t)
 {
-  if (plan->n_pool < POOL_MAX && poolable(t))
-    plan->pool[plan->n_pool++] = t;
-  else
+  if (plan->n_pool == POOL_MAX || !poolable(t)) {
     tr_tensor_unref(t);
+    return;
+  }
+  if (plan->n_pool == plan->cap_pool) {
+    plan->cap_pool = MIN(POOL_MAX, MAX(4, plan->cap_pool * 2));
+    plan->pool = g_renew(TrTensor *, plan->pool, plan->cap_pool);
+  }
+  plan->pool[plan->n_pool++] = t;
 }
 
 static TrTensor *

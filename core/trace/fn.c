@@ -24,6 +24,14 @@ struct _TrFnRegistry {
   GHashTable *detectors; /* guint64* Python function key → Detector* */
 };
 
+/* The traces whose keys have one shape-blind hash (tr_trace_sig_shape_blind_hash): the only
+ * traces that can accept a key of that hash, or have a common supertype with it. */
+typedef struct {
+  GPtrArray *all;     /* with reduce_retracing: every trace of the family (TrConcreteFn*,
+                       * borrowed from fn->concretes), oldest first; else NULL */
+  GPtrArray *partial; /* its traces not in fn->exact (a partial shape), oldest first, or NULL */
+} Family;
+
 struct _TrFn {
   int refcount;                /* owners */
   TrFnRegistry *reg;           /* owned ref */
@@ -34,6 +42,12 @@ struct _TrFn {
   bool reduce_retracing;       /* generalise shapes on misses */
   TrTraceSig *input_signature; /* owned, or NULL */
   GPtrArray *concretes;        /* TrConcreteFn*, owned, in trace order */
+  GHashTable *exact;           /* sig → TrConcreteFn*, both borrowed from concretes: traces whose
+                                * key accepts only itself (tr_trace_sig_is_exact), so a call finds
+                                * them by its own key whatever the number of traces */
+  GHashTable *families;        /* shape-blind hash → Family* (owned), made when needed */
+  GHashTable *neighbours;      /* hash of a key without one argument → GPtrArray* (owned) of
+                                * TrConcreteFn* (borrowed), oldest first */
   TrFnStats stats;             /* counters */
   Detector own_detector;       /* used when py_key is 0 */
 };
@@ -187,6 +201,115 @@ tr_concrete_fn_unref(TrConcreteFn *cf)
   g_free(cf);
 }
 
+/* ---- the index of traces ----
+ *
+ * A call must find the traces that accept it, and a miss the closest trace, without looking at
+ * every trace: a Function fed a new Python value per call keeps thousands.
+ * - A trace whose key has only fully known shapes accepts that key alone: `exact` finds it.
+ * - The others (partial shapes: an input_signature, reduce_retracing, TensorSpecs) are few; a
+ *   call looks only at those of its family (the same shape-blind hash), the only ones that can
+ *   accept it. reduce_retracing widens a key against every trace of its family.
+ * - A miss usually differs from some trace in one argument: `neighbours` files each trace under
+ *   its key with one argument left out, once per argument, so the traces that differ from a
+ *   call in argument j alone are the ones filed under the call's key without j. */
+
+static guint
+sig_hash(gconstpointer sig)
+{
+  return tr_trace_sig_hash(sig);
+}
+
+static gboolean
+sig_equal(gconstpointer a, gconstpointer b)
+{
+  return tr_trace_sig_equal(a, b);
+}
+
+static void
+family_free(Family *fam)
+{
+  if (fam->all)
+    g_ptr_array_unref(fam->all);
+  if (fam->partial)
+    g_ptr_array_unref(fam->partial);
+  g_free(fam);
+}
+
+static Family *
+family_of(const TrFn *fn, const TrTraceSig *sig)
+{
+  return g_hash_table_lookup(fn->families, GUINT_TO_POINTER(tr_trace_sig_shape_blind_hash(sig)));
+}
+
+/* Appends `cf` to the array at *slot, made on first use. */
+static void
+list_add(GPtrArray **slot, TrConcreteFn *cf)
+{
+  if (!*slot)
+    *slot = g_ptr_array_new();
+  g_ptr_array_add(*slot, cf);
+}
+
+/* Removes `cf` keeping the order; true when the list is now empty (or was never made). */
+static bool
+list_remove(GPtrArray *list, TrConcreteFn *cf)
+{
+  if (list)
+    g_ptr_array_remove(list, cf);
+  return !list || list->len == 0;
+}
+
+static void
+index_add(TrFn *fn, TrConcreteFn *cf)
+{
+  /* An exact key already taken (a trace made for an equal key, which dispatch never does) is
+   * filed as partial, where every lookup still meets it. */
+  bool exact = tr_trace_sig_is_exact(cf->sig) && !g_hash_table_contains(fn->exact, cf->sig);
+  if (exact)
+    g_hash_table_insert(fn->exact, cf->sig, cf);
+  if (!exact || fn->reduce_retracing) {
+    gpointer blind = GUINT_TO_POINTER(tr_trace_sig_shape_blind_hash(cf->sig));
+    Family *fam = g_hash_table_lookup(fn->families, blind);
+    if (!fam) {
+      fam = g_new0(Family, 1);
+      g_hash_table_insert(fn->families, blind, fam);
+    }
+    if (fn->reduce_retracing)
+      list_add(&fam->all, cf);
+    if (!exact)
+      list_add(&fam->partial, cf);
+  }
+  for (int j = 0; j < cf->sig->n; j++) {
+    gpointer key = GUINT_TO_POINTER(tr_trace_sig_hash_without(cf->sig, j));
+    GPtrArray *near = g_hash_table_lookup(fn->neighbours, key);
+    if (!near) {
+      near = g_ptr_array_new();
+      g_hash_table_insert(fn->neighbours, key, near);
+    }
+    g_ptr_array_add(near, cf);
+  }
+}
+
+static void
+index_remove(TrFn *fn, TrConcreteFn *cf)
+{
+  if (g_hash_table_lookup(fn->exact, cf->sig) == cf)
+    g_hash_table_remove(fn->exact, cf->sig);
+  gpointer blind = GUINT_TO_POINTER(tr_trace_sig_shape_blind_hash(cf->sig));
+  Family *fam = g_hash_table_lookup(fn->families, blind);
+  if (fam) {
+    bool no_all = list_remove(fam->all, cf);
+    bool no_partial = list_remove(fam->partial, cf);
+    if (no_all && no_partial)
+      g_hash_table_remove(fn->families, blind);
+  }
+  for (int j = 0; j < cf->sig->n; j++) {
+    gpointer key = GUINT_TO_POINTER(tr_trace_sig_hash_without(cf->sig, j));
+    if (list_remove(g_hash_table_lookup(fn->neighbours, key), cf))
+      g_hash_table_remove(fn->neighbours, key);
+  }
+}
+
 /* ---- Function ---- */
 
 static TrEvent *
@@ -223,6 +346,9 @@ tr_fn_new(TrFnRegistry *reg, const TrFnOptions *options)
   if (options->input_signature)
     fn->input_signature = tr_trace_sig_ref(options->input_signature);
   fn->concretes = g_ptr_array_new_with_free_func((GDestroyNotify)tr_concrete_fn_unref);
+  fn->exact = g_hash_table_new(sig_hash, sig_equal);
+  fn->families = g_hash_table_new_full(NULL, NULL, NULL, (GDestroyNotify)family_free);
+  fn->neighbours = g_hash_table_new_full(NULL, NULL, NULL, (GDestroyNotify)g_ptr_array_unref);
   detector_init(&fn->own_detector);
 
   TrEvent *ev = fn_event(fn, TR_EVENT_FUNCTION_CREATED);
@@ -246,6 +372,9 @@ tr_fn_unref(TrFn *fn)
 {
   if (fn == NULL || !g_atomic_int_dec_and_test(&fn->refcount))
     return;
+  g_hash_table_unref(fn->exact);
+  g_hash_table_unref(fn->families);
+  g_hash_table_unref(fn->neighbours);
   g_ptr_array_unref(fn->concretes);
   tr_trace_sig_unref(fn->input_signature);
   detector_clear(&fn->own_detector);
@@ -300,13 +429,33 @@ tr_fn_get_concrete(const TrFn *fn, guint index)
 
 /* ---- dispatch ---- */
 
+/* The traces that accept `args`, oldest first: its exact trace and the partial ones of its
+ * family that accept it. Transfer container. */
+static GPtrArray *
+candidates_of(const TrFn *fn, const TrTraceSig *args)
+{
+  GPtrArray *out = g_ptr_array_new();
+  TrConcreteFn *exact = g_hash_table_lookup(fn->exact, args);
+  Family *fam = family_of(fn, args);
+  for (guint i = 0; fam && fam->partial && i < fam->partial->len; i++) {
+    TrConcreteFn *cf = g_ptr_array_index(fam->partial, i);
+    if (exact && exact->id < cf->id)
+      g_ptr_array_add(out, g_steal_pointer(&exact));
+    if (tr_trace_sig_is_subtype_of(args, cf->sig))
+      g_ptr_array_add(out, cf);
+  }
+  if (exact)
+    g_ptr_array_add(out, exact);
+  return out;
+}
+
 static char *
-explain_choice(const TrFn *fn, const TrTraceSig *args, const TrConcreteFn *best)
+explain_choice(const GPtrArray *candidates, const TrConcreteFn *best)
 {
   GString *why = g_string_new(NULL);
-  for (guint i = 0; i < fn->concretes->len; i++) {
-    const TrConcreteFn *cf = g_ptr_array_index(fn->concretes, i);
-    if (cf == best || !tr_trace_sig_is_subtype_of(args, cf->sig))
+  for (guint i = 0; i < candidates->len; i++) {
+    const TrConcreteFn *cf = g_ptr_array_index(candidates, i);
+    if (cf == best)
       continue;
     if (why->len > 0)
       g_string_append(why, "; ");
@@ -327,21 +476,56 @@ TrConcreteFn *
 tr_fn_lookup(const TrFn *fn, const TrTraceSig *args, char **reason, int *n_candidates)
 {
   g_return_val_if_fail(fn != NULL && args != NULL, NULL);
+  g_autoptr(GPtrArray) candidates = candidates_of(fn, args);
   TrConcreteFn *best = NULL;
-  int n = 0;
-  for (guint i = 0; i < fn->concretes->len; i++) {
-    TrConcreteFn *cf = g_ptr_array_index(fn->concretes, i);
-    if (!tr_trace_sig_is_subtype_of(args, cf->sig))
-      continue;
-    n++;
+  for (guint i = 0; i < candidates->len; i++) {
+    TrConcreteFn *cf = g_ptr_array_index(candidates, i);
     if (best == NULL || tr_trace_sig_is_subtype_of(cf->sig, best->sig))
       best = cf;
   }
+  int n = (int)candidates->len;
   if (n_candidates)
     *n_candidates = n;
   if (reason)
-    *reason = n > 1 ? explain_choice(fn, args, best) : NULL;
+    *reason = n > 1 ? explain_choice(candidates, best) : NULL;
   return best;
+}
+
+/* How many traces a miss compares with from each source: the oldest, those that differ from
+ * the call in one argument alone (per argument), the newest. With fewer traces than this every
+ * trace is compared, and the cost of a miss never grows with the number of traces. */
+#define CLOSEST_SCAN 64
+
+typedef struct {
+  const TrTraceSig *args;       /* the call's key */
+  int bound_args, bound_leaves; /* the least distance any trace can have */
+  const TrConcreteFn *best;     /* closest so far: fewest arguments, leaves, then oldest */
+  int best_args, best_leaves;   /* its distance */
+} Closest;
+
+/* Weighs `cf`; true once no trace can be closer (older traces having been weighed first). */
+static bool
+closest_visit(Closest *c, const TrConcreteFn *cf)
+{
+  int da, dl;
+  tr_trace_sig_distance(c->args, cf->sig, &da, &dl);
+  if (c->best == NULL || da < c->best_args || (da == c->best_args && dl < c->best_leaves) ||
+      (da == c->best_args && dl == c->best_leaves && cf->id < c->best->id)) {
+    c->best = cf;
+    c->best_args = da;
+    c->best_leaves = dl;
+  }
+  return c->best_args == c->bound_args && c->best_leaves == c->bound_leaves;
+}
+
+/* Weighs up to CLOSEST_SCAN traces of `list` from `from` on. */
+static bool
+closest_scan(Closest *c, const GPtrArray *list, guint from)
+{
+  for (guint i = from; list && i < list->len && i - from < CLOSEST_SCAN; i++)
+    if (closest_visit(c, g_ptr_array_index(list, i)))
+      return true;
+  return false;
 }
 
 GPtrArray *
@@ -349,7 +533,8 @@ tr_fn_explain_miss(const TrFn *fn, const TrTraceSig *args)
 {
   g_return_val_if_fail(fn != NULL && args != NULL, NULL);
   GPtrArray *causes = tr_retrace_causes_new();
-  if (fn->concretes->len == 0) {
+  guint n = fn->concretes->len;
+  if (n == 0) {
     g_mutex_lock(&fn->reg->lock);
     bool others = fn->py_key != 0 && fn_detector((TrFn *)fn)->traces > fn->stats.traces;
     g_mutex_unlock(&fn->reg->lock);
@@ -360,19 +545,18 @@ tr_fn_explain_miss(const TrFn *fn, const TrTraceSig *args)
       g_ptr_array_add(causes, tr_retrace_cause_new(NULL, TR_CAUSE_FIRST_CALL, "first call"));
     return causes;
   }
-  const TrConcreteFn *closest = NULL;
-  int best_args = G_MAXINT, best_leaves = G_MAXINT;
-  for (guint i = 0; i < fn->concretes->len; i++) {
-    const TrConcreteFn *cf = g_ptr_array_index(fn->concretes, i);
-    int da, dl;
-    tr_trace_sig_distance(args, cf->sig, &da, &dl);
-    if (da < best_args || (da == best_args && dl < best_leaves)) {
-      closest = cf;
-      best_args = da;
-      best_leaves = dl;
-    }
+  /* A trace that does not accept the call differs in one argument at least, by two leaf
+   * weights at least (tr_trace_sig_distance); one that accepts it, in nothing. */
+  bool accepted = tr_fn_lookup(fn, args, NULL, NULL) != NULL;
+  Closest c = {.args = args, .bound_args = accepted ? 0 : 1, .bound_leaves = accepted ? 0 : 2};
+  bool done = closest_scan(&c, fn->concretes, 0);
+  for (int j = 0; j < args->n && !done && n > CLOSEST_SCAN; j++) {
+    gpointer key = GUINT_TO_POINTER(tr_trace_sig_hash_without(args, j));
+    done = closest_scan(&c, g_hash_table_lookup(fn->neighbours, key), 0);
   }
-  tr_trace_sig_explain(args, closest->sig, causes);
+  if (!done && n > CLOSEST_SCAN)
+    closest_scan(&c, fn->concretes, MAX(n - CLOSEST_SCAN, CLOSEST_SCAN));
+  tr_trace_sig_explain(args, c.best->sig, causes);
   return causes;
 }
 
@@ -381,8 +565,15 @@ tr_fn_generalize(const TrFn *fn, const TrTraceSig *args)
 {
   g_return_val_if_fail(fn != NULL && args != NULL, NULL);
   TrTraceSig *relaxed = tr_trace_sig_ref((TrTraceSig *)args);
-  for (guint i = 0; i < fn->concretes->len; i++) {
-    const TrConcreteFn *cf = g_ptr_array_index(fn->concretes, i);
+  /* Only traces of the call's family have a common supertype with it, and widening keeps
+   * `relaxed` in that family; a Function without reduce_retracing files no family lists. */
+  const GPtrArray *traces = fn->concretes;
+  if (fn->reduce_retracing) {
+    Family *fam = family_of(fn, args);
+    traces = fam ? fam->all : NULL;
+  }
+  for (guint i = 0; traces && i < traces->len; i++) {
+    const TrConcreteFn *cf = g_ptr_array_index(traces, i);
     TrTraceSig *super = tr_trace_sig_common_supertype(relaxed, cf->sig);
     if (super == NULL)
       continue;
@@ -534,6 +725,7 @@ tr_fn_trace_end(TrFn *fn, TrFnCall *call, gpointer data, GDestroyNotify free_dat
   cf->trace_ns = dur;
   cf->n_served = call->request == TR_FN_REQUEST_CALL ? 1 : 0;
   g_ptr_array_add(fn->concretes, cf);
+  index_add(fn, cf);
   call->concrete = tr_concrete_fn_ref(cf);
   fn->stats.traces++;
   fn->stats.tracing_ns += dur;
@@ -638,6 +830,7 @@ tr_fn_release_object(TrFn *fn, guint64 object_id)
     for (int a = 0; a < cf->sig->n && !hit; a++)
       hit = mentions_weak_object(cf->sig->types[a], object_id);
     if (hit) {
+      index_remove(fn, (TrConcreteFn *)cf);
       g_ptr_array_remove_index(fn->concretes, i);
       removed++;
     }

@@ -152,10 +152,14 @@ TrConcreteFn *tr_fn_lookup(const TrFn *fn, const TrTraceSig *args, char **reason
                            int *n_candidates);
 /* Why `args` has no trace: differences from the closest trace (fewest differing arguments,
  * then fewest differing leaves, then the oldest), or "first call" / "new Function object".
- * Transfer full: a GPtrArray of TrRetraceCause. */
+ * With more than 64 traces, the closest is looked for among the 64 oldest, the 64 newest and
+ * the first 64 that differ from `args` in one argument alone (per argument), so that a miss
+ * costs the same after ten traces or ten thousand. Transfer full: a GPtrArray of
+ * TrRetraceCause. */
 GPtrArray *tr_fn_explain_miss(const TrFn *fn, const TrTraceSig *args);
 /* The signature reduce_retracing traces for `args`: `args` widened against every existing
- * trace that has a common supertype with it (TF's generalisation). Transfer full. */
+ * trace that has a common supertype with it (TF's generalisation), oldest first. Transfer
+ * full. */
 TrTraceSig *tr_fn_generalize(const TrFn *fn, const TrTraceSig *args);
 
 /* Start a call: decides hit/miss/eager, updates counters, emits call (and retrace_cause on a

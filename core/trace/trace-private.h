@@ -9,6 +9,16 @@ bool tr_trace_type_same_skeleton(const TrTraceType *a, const TrTraceType *b);
 /* A None dim of `b` accepts any size; an unknown rank of `b` accepts any shape. */
 bool tr_shape_is_subtype(const TrShape *a, const TrShape *b);
 
+/* A hash that ignores tensor shapes: a key and every trace that accepts it hash alike (being a
+ * subtype needs equal names, kinds, dtypes, structures and values; only shapes may differ). */
+guint tr_trace_sig_shape_blind_hash(const TrTraceSig *sig);
+/* The hash of `sig` with argument `j` left out (its name kept): equal for two keys that differ
+ * in argument j alone. */
+guint tr_trace_sig_hash_without(const TrTraceSig *sig, int j);
+/* Whether every tensor of `sig` has a fully known shape: then the only key it accepts is
+ * itself, and a hash table of such keys finds its trace. */
+bool tr_trace_sig_is_exact(const TrTraceSig *sig);
+
 /* How far a call's key is from a trace: arguments that do not fit, then a weight of the leaves
  * that do not (2 each, 3 when the kind of value differs too). */
 void tr_trace_sig_distance(const TrTraceSig *args, const TrTraceSig *trace, int *n_args,

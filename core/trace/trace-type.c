@@ -839,6 +839,67 @@ tr_trace_sig_common_supertype(const TrTraceSig *a, const TrTraceSig *b)
   return tr_trace_sig_new(a->n, (const char *const *)a->names, types);
 }
 
+static guint
+shape_blind_hash(const TrTraceType *t)
+{
+  if (t->kind == TR_TRACE_TENSOR)
+    return hash_mix(hash_i64(t->kind), t->tensor.dtype);
+  if (!tr_trace_type_is_structure(t))
+    return t->hash;
+  /* Coarser than the skeleton (keys, fields and type name left out): still equal for any two
+   * structures of which one is a subtype of the other. */
+  guint h = hash_mix(hash_i64(t->kind), t->seq.n);
+  for (int i = 0; i < t->seq.n; i++)
+    h = hash_mix(h, shape_blind_hash(t->seq.items[i]));
+  return h;
+}
+
+guint
+tr_trace_sig_shape_blind_hash(const TrTraceSig *sig)
+{
+  guint h = 0x5167u;
+  for (int i = 0; i < sig->n; i++)
+    h = hash_mix(hash_mix(h, g_str_hash(sig->names[i])), shape_blind_hash(sig->types[i]));
+  return h;
+}
+
+guint
+tr_trace_sig_hash_without(const TrTraceSig *sig, int j)
+{
+  guint h = hash_mix(0x5168u, (guint)j);
+  for (int i = 0; i < sig->n; i++)
+    h = hash_mix(hash_mix(h, g_str_hash(sig->names[i])), i == j ? 0x2a2au : sig->types[i]->hash);
+  return h;
+}
+
+static bool
+type_is_exact(const TrTraceType *t)
+{
+  if (t->kind == TR_TRACE_TENSOR) {
+    if (t->tensor.shape.rank == TR_UNKNOWN)
+      return false;
+    for (int i = 0; i < t->tensor.shape.rank; i++)
+      if (t->tensor.shape.dims[i] == TR_UNKNOWN)
+        return false;
+    return true;
+  }
+  if (!tr_trace_type_is_structure(t))
+    return true;
+  for (int i = 0; i < t->seq.n; i++)
+    if (!type_is_exact(t->seq.items[i]))
+      return false;
+  return true;
+}
+
+bool
+tr_trace_sig_is_exact(const TrTraceSig *sig)
+{
+  for (int i = 0; i < sig->n; i++)
+    if (!type_is_exact(sig->types[i]))
+      return false;
+  return true;
+}
+
 char *
 tr_trace_sig_to_string(const TrTraceSig *sig)
 {

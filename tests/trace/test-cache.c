@@ -330,6 +330,105 @@ test_cause_closest_trace(TtFixture *fx, gconstpointer data)
   g_assert_cmpstr(t3, ==, "arguments changed: (a, b) \u2192 (a, c)");
 }
 
+/* A trace made by get_concrete_function for `args` (stolen); returns its id. */
+static guint64
+trace_concrete(TrFn *fn, TrTraceSig *args)
+{
+  TrFnCall *call = tr_fn_call_begin(fn, TR_FN_REQUEST_GET_CONCRETE, args, NULL);
+  g_assert_cmpint(call->outcome, ==, TR_OUTCOME_MISS);
+  tr_fn_trace_begin(fn, call);
+  guint64 id = tr_fn_trace_end(fn, call, NULL, NULL, 3, 0, NULL)->id;
+  tr_fn_call_end(fn, call, true);
+  tr_trace_sig_unref(args);
+  return id;
+}
+
+static TrTraceSig *
+sig_xy(gint64 x, TrTraceType *y)
+{
+  return tt_sig("x", tr_trace_type_new_int(x), "y", y, NULL);
+}
+
+/* Hundreds of traces (a Python value per call), more than a miss compares with one by one:
+ * dispatch, the choice among several traces, the closest trace and released objects give
+ * what they give with a few traces. */
+static void
+test_many_traces(TtFixture *fx, gconstpointer data)
+{
+  g_autoptr(TrFn) fn = tt_fn_new(fx, "f", 1);
+  guint64 ids[300];
+  for (int i = 0; i < 300; i++) {
+    g_autoptr(TrTraceSig) s = sig_xy(i < 150 ? i : 1000 + i, tt_tensor(TR_INT32, 1, 3));
+    g_assert_cmpint(tt_call(fx, fn, s, "<cell 1>", 1, 1, &ids[i]), ==, TR_OUTCOME_MISS);
+  }
+  /* Each value finds its own trace. */
+  for (int i = 0; i < 300; i += 37) {
+    g_autoptr(TrTraceSig) s = sig_xy(i < 150 ? i : 1000 + i, tt_tensor(TR_INT32, 1, 3));
+    guint64 served = 0;
+    g_assert_cmpint(tt_call(fx, fn, s, "<cell 1>", 2, 1, &served), ==, TR_OUTCOME_HIT);
+    g_assert_cmpuint(served, ==, ids[i]);
+  }
+  /* A new value: every trace differs in one Python value; the oldest is the closest. */
+  g_autofree char *t1 = miss_text(fx, fn, sig_xy(5000, tt_tensor(TR_INT32, 1, 3)));
+  g_assert_cmpstr(t1, ==, "arg 'x': Python value 5000, traces have 0");
+
+  /* A trace with a partial shape in the middle, then more traces after it. */
+  guint64 partial = trace_concrete(fn, sig_xy(77, tt_tensor(TR_INT32, 1, -1)));
+  for (int i = 0; i < 100; i++) {
+    g_autoptr(TrTraceSig) s = sig_xy(2000 + i, tt_tensor(TR_INT32, 1, 3));
+    tt_call(fx, fn, s, "<cell 1>", 3, 1, NULL);
+  }
+  /* (3,) fits both the exact trace for 77 and the partial one: the exact one is more specific. */
+  g_autoptr(TrTraceSig) c3 = sig_xy(77, tt_tensor(TR_INT32, 1, 3));
+  char *reason = NULL;
+  int n = 0;
+  g_assert_true(tr_fn_lookup(fn, c3, &reason, &n)->id == ids[77]);
+  g_assert_cmpint(n, ==, 2);
+  g_assert_cmpstr(reason, ==, "arg 'y': shape (None,) is less specific than (3,)");
+  g_free(reason);
+  g_autoptr(TrTraceSig) c5 = sig_xy(77, tt_tensor(TR_INT32, 1, 5));
+  g_assert_true(tr_fn_lookup(fn, c5, &reason, &n)->id == partial);
+  g_assert_cmpint(n, ==, 1);
+  g_assert_null(reason);
+  /* The closest trace is neither among the oldest nor among the newest: the one for 150+1000
+   * differs only in its shape. */
+  g_autofree char *t2 = miss_text(fx, fn, sig_xy(1150, tt_tensor(TR_INT32, 1, 4)));
+  g_assert_cmpstr(t2, ==, "arg 'y': shape (4,) does not match (3,)");
+  /* A float32 tensor for 1150: the trace for 1150 differs in dtype alone. */
+  g_autofree char *t3 = miss_text(fx, fn, sig_xy(1150, tt_tensor(TR_FLOAT32, 1, 3)));
+  g_assert_cmpstr(t3, ==, "arg 'y': dtype float32, traces have int32");
+
+  /* reduce_retracing widens against the traces of the call's family only, as before. */
+  TrFnOptions o = {.name = "g", .display = "<function g at 0x1>", .reduce_retracing = true};
+  g_autoptr(TrFn) g = tr_fn_new(fx->reg, &o);
+  for (int i = 0; i < 200; i++) {
+    g_autoptr(TrTraceSig) s = sig_xy(i, tt_tensor(TR_INT32, 1, 3));
+    tt_call(fx, g, s, "<cell 2>", 1, 1, NULL);
+  }
+  g_autoptr(TrTraceSig) w = sig_xy(150, tt_tensor(TR_INT32, 1, 9));
+  g_assert_cmpint(tt_call(fx, g, w, "<cell 2>", 2, 1, NULL), ==, TR_OUTCOME_MISS);
+  g_autofree char *widened = tr_trace_sig_to_string(tr_fn_get_concrete(g, 200)->sig);
+  g_assert_cmpstr(widened, ==, "(x: 150, y: TensorSpec(shape=(None,), dtype=tf.int32, name=None))");
+
+  /* Traces keyed on a dead object go from the index too. */
+  for (int i = 0; i < 3; i++) {
+    g_autoptr(TrTraceSig) s =
+        tt_sig("x", tr_trace_type_new_identity(500 + i, "<Model at 0x1>", true), "y",
+               tt_tensor(TR_INT32, 1, i == 1 ? -1 : 3), NULL);
+    tt_call(fx, fn, s, "<cell 4>", 1, 1, NULL);
+  }
+  guint before = tr_fn_get_n_concrete(fn);
+  g_assert_cmpuint(tr_fn_release_object(fn, 501), ==, 1);
+  g_assert_cmpuint(tr_fn_release_object(fn, 500), ==, 1);
+  g_assert_cmpuint(tr_fn_get_n_concrete(fn), ==, before - 2);
+  g_autoptr(TrTraceSig) gone = tt_sig("x", tr_trace_type_new_identity(501, "<Model at 0x1>", true),
+                                      "y", tt_tensor(TR_INT32, 1, 8), NULL);
+  g_assert_null(tr_fn_lookup(fn, gone, NULL, NULL));
+  g_autoptr(TrTraceSig) kept = tt_sig("x", tr_trace_type_new_identity(502, "<Model at 0x1>", true),
+                                      "y", tt_tensor(TR_INT32, 1, 3), NULL);
+  g_assert_nonnull(tr_fn_lookup(fn, kept, NULL, NULL));
+}
+
 /* ---- the retracing warning ---- */
 
 static const char *const WARNING_5_OF_5 =
@@ -406,6 +505,7 @@ tt_add_cache_tests(void)
   FX("/trace/cause/structure", test_cause_structure);
   FX("/trace/cause/variable", test_cause_variable);
   FX("/trace/cause/closest-trace", test_cause_closest_trace);
+  FX("/trace/cache/many-traces", test_many_traces);
   FX("/trace/warning/five-of-five", test_warning_five_of_five);
   FX("/trace/warning/hits-between", test_warning_hits_between);
   FX("/trace/warning/functions-in-loop", test_warning_functions_in_loop);
