@@ -731,6 +731,60 @@ class Lifecycle(unittest.TestCase):
         self.assertEqual(history[1][0], history[0][0] + 1)
         third.stop()
 
+    def test_two_kernels_writing_at_once_keep_separate_sessions(self):
+        hist = os.path.join(tempfile.mkdtemp(), "history.jsonl")
+        kernels = [Kernel(history_file=hist), Kernel(history_file=hist)]
+        try:
+            # Both kernels run cells at the same time, each flushing its history as it goes.
+            pending = [[k.send(k.shell, "execute_request", dict(code="x_%d = %d" % (i, n)))
+                        for n in range(150)] for i, k in enumerate(kernels)]
+            for k, ids in zip(kernels, pending):
+                for msg_id in ids:
+                    self.assertEqual(k.reply(k.shell, msg_id)["content"]["status"], "ok")
+        finally:
+            for k in kernels:
+                k.stop()
+        sessions = {}
+        with open(hist) as f:
+            for line in f:
+                rec = json.loads(line)  # no record is torn or glued to another
+                if rec["line"] > 0:
+                    sessions.setdefault(rec["session"], []).append((rec["line"], rec["source"]))
+        self.assertEqual(len(sessions), 2)
+        for records in sessions.values():
+            self.assertEqual([n for n, _ in records], list(range(1, 151)))
+            prefix = records[0][1].split("=")[0]
+            self.assertTrue(all(src.startswith(prefix) for _, src in records))
+
+    def test_history_survives_kill_9_at_any_moment(self):
+        hist = os.path.join(tempfile.mkdtemp(), "history.jsonl")
+        big = "#" + "x" * 200000  # a large record: a kill may land inside its write
+        for round_ in range(4):
+            k = Kernel(history_file=hist)
+            for n in range(30):
+                k.send(k.shell, "execute_request", dict(code="r%d = %d %s" % (round_, n, big)))
+            time.sleep(0.05 + 0.1 * round_)
+            os.kill(k.proc.pid, signal.SIGKILL)
+            k.proc.wait()
+            k.ctx.destroy(0)
+            k.stderr.close()
+        last = Kernel(history_file=hist)
+        try:
+            last.execute("after = 1")
+            msg_id = last.send(last.shell, "history_request", dict(
+                hist_access_type="tail", n=1000, output=False, raw=True))
+            history = last.reply(last.shell, msg_id)["content"]["history"]
+        finally:
+            last.stop()
+        # Every record read back is whole: a torn one is skipped, never glued to the next.
+        for session, line, source in history:
+            self.assertTrue(source == "after = 1" or source.endswith(big), source[:80])
+        self.assertEqual(history[-1][2], "after = 1")
+        self.assertGreater(len(history), 1, "no killed kernel wrote a record: the test is void")
+        with open(hist) as f:
+            torn = sum(1 for line in f if not line.endswith("}\n"))
+        print("history after four kill -9: %d whole records, %d torn" % (len(history) - 1, torn))
+
     def test_an_orphaned_kernel_exits_and_removes_its_discovery_file(self):
         # The client (here a Python process) starts the kernel with JPY_PARENT_PID, as
         # jupyter_client does, and dies without a word.
