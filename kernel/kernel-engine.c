@@ -654,7 +654,9 @@ bind_channel(TkKernel *k, TkChannel channel, int type, GError **error)
   void *socket = new_socket(k, type, error);
   if (!socket)
     return NULL;
-  int64_t max_size = type == ZMQ_XPUB ? TK_MAX_SUBSCRIPTION_SIZE : k->max_message_size;
+  /* iopub takes only subscriptions and heartbeat only pings, both small and never signed. */
+  bool small = type == ZMQ_XPUB || channel == TK_CHANNEL_HB;
+  int64_t max_size = small ? TK_MAX_SUBSCRIPTION_SIZE : k->max_message_size;
   zmq_setsockopt(socket, ZMQ_MAXMSGSIZE, &max_size, sizeof max_size);
   if (type == ZMQ_ROUTER) {
     int on = 1;

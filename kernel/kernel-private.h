@@ -36,7 +36,7 @@ G_BEGIN_DECLS
  * ZeroMQ reads a frame's size before its bytes and disconnects a peer that announces more, so
  * no peer, signed or not, makes the kernel hold a larger one. A 64 MiB cell fits. */
 #define TK_MAX_FRAME_SIZE ((int64_t)128 << 20)
-/* The largest frame an XPUB accepts: only subscriptions come in. */
+/* The largest frame an XPUB (only subscriptions come in) or the heartbeat (only pings) accepts. */
 #define TK_MAX_SUBSCRIPTION_SIZE ((int64_t)64 << 10)
 
 #define TK_ERROR (tk_error_quark())

@@ -66,6 +66,16 @@ class KernelInfo(KernelTestCase):
         self.assertEqual(hb.recv(), b"ping")
         hb.close()
 
+    def test_heartbeat_takes_no_large_frame(self):
+        # Pings are a few bytes and never signed: the heartbeat refuses frames over 64 KiB.
+        big = self.k.ctx.socket(zmq.REQ)
+        big.setsockopt(zmq.LINGER, 0)
+        big.connect("tcp://127.0.0.1:%d" % self.k.cfg["hb_port"])
+        big.send(b"x" * (1 << 20))
+        self.assertFalse(big.poll(1000))
+        big.close()
+        self.test_heartbeat_echoes()
+
 
 class Signatures(KernelTestCase):
     def test_unsigned_message_is_dropped_and_logged(self):
