@@ -223,7 +223,13 @@ pick_op(TrDType dtype)
 /* A random DAG of elementwise ops over inputs of several broadcast shapes. Nodes of the full
  * shape are reused at random, so some have several consumers (and some are results), which
  * splits fusion groups; the leaves broadcast (a row, a column, a scalar) or are read through a
- * strided view. Returns the number of inputs; in[] receives their values. */
+ * strided view. Returns the number of inputs (6); in[] receives their values.
+ *
+ * The random part alone need not leave anything to fuse: when its last op reads x or t (or a
+ * value that is also a result) and no earlier result is a chain, the graph's live part may hold
+ * no op whose only consumer is another op, and then no group has two members. So the graph also
+ * returns Neg(last * u): u is read by nothing else, so CSE cannot merge the Mul or the Neg with
+ * another node, the Mul's only consumer is the Neg, and the two always make a fused group. */
 static int
 random_graph(TrGraph *g, TrDType dtype, int64_t rows, int64_t cols, int n_ops, TrTensor **in)
 {
@@ -232,6 +238,7 @@ random_graph(TrGraph *g, TrDType dtype, int64_t rows, int64_t cols, int n_ops, T
   TrNode *col = tg_placeholder(g, dtype, DIMS(rows, 1), "col");
   TrNode *s = tg_placeholder(g, dtype, NODIMS, "s");
   TrNode *t = tg_placeholder(g, dtype, DIMS(rows, cols), "t");
+  TrNode *u = tg_placeholder(g, dtype, DIMS(rows, cols), "u"); /* read only by the tail */
   TrNode *leaves[] = {x, row, col, s, t, tg_const(g, tt_tensor(dtype, NODIMS, VALS(0.75)))};
   in[0] = random_tensor(dtype, DIMS(rows, cols));
   in[1] = random_tensor(dtype, DIMS(cols));
@@ -261,9 +268,13 @@ random_graph(TrGraph *g, TrDType dtype, int64_t rows, int64_t cols, int n_ops, T
     if (g_test_rand_int_range(0, 10) == 0)
       tg_output(g, node); /* a result that is also read on */
   }
-  tg_output(g, pool->pdata[pool->len - 1]);
+  TrNode *last = pool->pdata[pool->len - 1];
+  tg_output(g, last);
+  tg_output(g, tg_op(g, TR_OP_NEG, tg_op(g, TR_OP_MUL, last, u, NULL), NULL, NULL));
+  /* u takes x's values: drawing none keeps each seed's graph as it was before the tail. */
+  in[5] = tr_tensor_ref(in[0]);
   g_ptr_array_free(pool, TRUE);
-  return 5;
+  return 6;
 }
 
 static void
@@ -271,7 +282,7 @@ check_random_graphs(TrDType dtype, int64_t rows, int64_t cols)
 {
   for (int round = 0; round < 8; round++) {
     g_autoptr(TrGraph) g = tr_graph_new(NULL);
-    TrTensor *in[5];
+    TrTensor *in[6];
     int n_in = random_graph(g, dtype, rows, cols, 40, in);
     g_autoptr(TrGraph) fused = fused_copy(g, NULL);
     g_assert_cmpint(count_op(fused, TR_GOP_FUSED), >, 0);
