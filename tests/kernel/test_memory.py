@@ -47,9 +47,9 @@ def run_many(k, codes, window=64):
 
 class LongSession(unittest.TestCase):
     def test_100k_small_cells_stay_under_100_mb_and_the_debug_state_is_bounded(self):
-        if SANITIZED:
-            self.skipTest("RSS under AddressSanitizer is its quarantine and shadow memory, not "
-                          "what the kernel keeps; the normal build measures it")
+        # Under AddressSanitizer RSS is mostly its quarantine and shadow memory, and cells are
+        # slower: that build runs enough cells to pass the debug state's window, and checks it.
+        n = 12000 if SANITIZED else 100000
         k = Kernel()
         try:
             reply, _ = k.execute("import tensorflow as tf\n"
@@ -58,7 +58,6 @@ class LongSession(unittest.TestCase):
                                  "x = f(t)")
             self.assertEqual(reply["content"]["status"], "ok")
             before = rss_kib(k.proc.pid)
-            n = 100000
             # Small cells; one in a hundred calls the Function (a cached call: its events).
             codes = ("x = f(t)" if i % 100 == 0 else "x = %d" % i for i in range(n))
             t0 = time.monotonic()
@@ -67,7 +66,11 @@ class LongSession(unittest.TestCase):
             grown = (rss_kib(k.proc.pid) - before) / 1024
             print("%d cells in %.1f s: RSS +%.1f MB (%.0f bytes per cell)" %
                   (n, took, grown, grown * 1024 * 1024 / n))
-            self.assertLess(grown, 100)
+            if SANITIZED:
+                print("RSS not checked: under AddressSanitizer it measures the sanitizer's "
+                      "quarantine and shadow memory, not what the kernel keeps")
+            else:
+                self.assertLess(grown, 100)
 
             # The debugger's state keeps the last cells and says how many it dropped; the
             # Function's counts cover every call.
