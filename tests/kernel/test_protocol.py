@@ -771,9 +771,12 @@ class Lifecycle(unittest.TestCase):
         big = "#" + "x" * 200000  # a large record: a kill may land inside its write
         for round_ in range(4):
             k = Kernel(history_file=hist)
-            for n in range(30):
-                k.send(k.shell, "execute_request", dict(code="r%d = %d %s" % (round_, n, big)))
-            time.sleep(0.05 + 0.1 * round_)
+            ids = [k.send(k.shell, "execute_request", dict(code="r%d = %d %s" % (round_, n, big)))
+                   for n in range(30)]
+            # Once a few cells ran (their records are being appended), at a different moment
+            # in each round.
+            k.reply(k.shell, ids[2 + 3 * round_], timeout=30)
+            time.sleep(0.003 * round_)
             os.kill(k.proc.pid, signal.SIGKILL)
             k.proc.wait()
             k.ctx.destroy(0)
