@@ -2,7 +2,11 @@
 """Runs the `tensorflow` module's programs (tests/tf/NNN-topic.py) and compares what they print
 with their expectation.
 
-usage: run-tf.py (--python /usr/bin/python3 --pythonpath DIR | --trellis PATH) [-v] [FILES...]
+usage: run-tf.py (--python /usr/bin/python3 --pythonpath DIR | --trellis PATH) [--dir DIR] [-v]
+                 [FILES...]
+
+Without FILES it runs the programs in DIR (default: this directory); tests/tf/docs/AREA/ hold
+the programs taken from TensorFlow's guides and docstrings, one meson test per area.
 
 With --python the programs run under a stand-alone CPython that imports the extension module
 from DIR (build/core/tf); with --trellis they run under Trellis's command line, which has the
@@ -52,11 +56,11 @@ def parse_expectation(path):
     return text(sections["stdout"]), text(sections["stderr"]), status
 
 
-def programs(files):
+def programs(files, dirs):
     if files:
         return [os.path.abspath(f) for f in files]
     found = []
-    for d in DEFAULT_DIRS:
+    for d in dirs:
         if os.path.isdir(d):
             found += sorted(os.path.join(d, n) for n in os.listdir(d)
                             if n[:3].isdigit() and n.endswith(".py"))
@@ -78,12 +82,16 @@ def main():
     how.add_argument("--trellis", help="the trellis command line")
     how.add_argument("--python", help="a CPython 3.11 that imports the extension module")
     ap.add_argument("--pythonpath", help="where tensorflow.cpython-*.so is (with --python)")
+    ap.add_argument("--dir", action="append", help="run the programs in DIR (repeatable)")
     ap.add_argument("-v", "--verbose", action="store_true")
     ap.add_argument("files", nargs="*")
     args = ap.parse_args()
     if args.python and not args.pythonpath:
         ap.error("--python needs --pythonpath")
-    paths = programs(args.files)
+    paths = programs(args.files, args.dir or DEFAULT_DIRS)
+    if not paths:
+        print("FAIL: no programs found in %s" % ", ".join(args.dir or DEFAULT_DIRS))
+        return 1
     failed = 0
     for path in paths:
         name = os.path.relpath(path)
