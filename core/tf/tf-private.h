@@ -107,6 +107,7 @@ typedef struct {
 
   /* tf-variable.c */
   PyTypeObject *Variable;
+  PyTypeObject *ResourceVariable; /* what tf.Variable(...) makes: a subclass of Variable */
 
   /* tf-function.c */
   PyTypeObject *Function;
@@ -152,7 +153,7 @@ typedef struct {
   X(DType) X(OpError) X(OperatorNotAllowedInGraphError)                                            \
   X(Tensor) X(TensorShape) X(TensorIterator) X(Reference)                                          \
   X(numpy) X(np_ndarray) X(np_generic) X(np_array)                                                 \
-  X(Variable)                                                                                      \
+  X(Variable) X(ResourceVariable)                                                                 \
   X(Function) X(ConcreteFunction) X(TensorSpec) X(Graph) X(InitScope) X(py_support)                \
   X(ag_operators) X(ag_cache) X(ag_library_prefixes) X(AgUndefined) X(AgUndefinedReturnValue)      \
   X(Dataset) X(Iterator)                                                                           \

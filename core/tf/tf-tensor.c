@@ -2063,12 +2063,21 @@ tensor_ref(PyObject *self, PyObject *unused)
   return tf_reference_new(tf_state(), self);
 }
 
-/* format(t, spec): the value's format (f"{t:.2f}" of a scalar), str(t) for an empty spec. */
+/* format(t, spec), f"{t}": an eager tensor formats its NumPy value, as TensorFlow's EagerTensor
+ * does (f"{tf.constant([1, 2])}" is "[1 2]", f"{t:.2f}" of a scalar "3.14"); a symbolic one is
+ * an object (str(t) for an empty spec, TypeError otherwise). */
 static PyObject *
 tensor_format(PyObject *self, PyObject *spec)
 {
-  if (!PyUnicode_Check(spec) || PyUnicode_GET_LENGTH(spec) == 0 || !tf_tensor_value(self))
-    return PyObject_Str(self);
+  if (!tf_tensor_value(self)) {
+    if (PyUnicode_Check(spec) && PyUnicode_GET_LENGTH(spec) == 0)
+      return PyObject_Str(self);
+    PyObject *name = PyType_GetName(Py_TYPE(self)); /* owned */
+    if (name)
+      PyErr_Format(PyExc_TypeError, "unsupported format string passed to %U.__format__", name);
+    Py_XDECREF(name);
+    return NULL;
+  }
   PyObject *v = tensor_numpy(self, NULL); /* owned */
   if (!v)
     return NULL;

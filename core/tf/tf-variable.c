@@ -152,6 +152,10 @@ variable_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
   TrTensor *t = initial_value(st, init, dt);
   if (!t)
     return NULL;
+  /* tf.Variable(...) makes a ResourceVariable, as TensorFlow's metaclass does; a subclass of
+   * tf.Variable written in Python makes itself. */
+  if (type == st->Variable)
+    type = st->ResourceVariable;
   TfVariable *self = (TfVariable *)type->tp_alloc(type, 0);
   if (!self) {
     tr_tensor_unref(t);
@@ -591,10 +595,24 @@ static PyType_Slot variable_slots[] = {
 };
 
 static PyType_Spec variable_spec = {
-    .name = "tensorflow.Variable",
+    .name = "tensorflow.python.ops.variables.Variable",
     .basicsize = sizeof(TfVariable),
     .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
     .slots = variable_slots,
+};
+
+/* What tf.Variable(...) returns: TensorFlow's class of every eager and traced variable, a
+ * subclass adding nothing (type(v).__name__ is 'ResourceVariable'; isinstance(v, tf.Variable)). */
+static PyType_Slot resource_variable_slots[] = {
+    {Py_tp_doc, "Variable based on resource handles."},
+    {0, NULL},
+};
+
+static PyType_Spec resource_variable_spec = {
+    .name = "tensorflow.python.ops.resource_variable_ops.ResourceVariable",
+    .basicsize = sizeof(TfVariable),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE,
+    .slots = resource_variable_slots,
 };
 
 int
@@ -603,11 +621,16 @@ tf_variable_init(PyObject *module, TfState *st)
   st->Variable = (PyTypeObject *)PyType_FromModuleAndSpec(module, &variable_spec, NULL);
   if (!st->Variable)
     return -1;
+  st->ResourceVariable = (PyTypeObject *)PyType_FromModuleAndSpec(module, &resource_variable_spec,
+                                                                  (PyObject *)st->Variable);
+  if (!st->ResourceVariable)
+    return -1;
   return PyModule_AddObjectRef(module, "Variable", (PyObject *)st->Variable);
 }
 
 void
 tf_variable_clear(TfState *st)
 {
+  Py_CLEAR(st->ResourceVariable);
   Py_CLEAR(st->Variable);
 }
