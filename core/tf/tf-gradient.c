@@ -1015,6 +1015,36 @@ results_free(PyObject **results, Py_ssize_t n)
   g_free(results);
 }
 
+/* Eagerly, a Variable target is read with the tape recording (TensorFlow converts it to a
+ * tensor inside `with tape:`), so `result = v0; tape.gradient(result, v0)` is 1 when the tape
+ * watches v0. Replaces such targets in `targets` by the values read. */
+static bool
+read_variable_targets(TfState *st, TfTape *t, PyObject *targets)
+{
+  for (Py_ssize_t i = 0; i < PyList_GET_SIZE(targets); i++) {
+    PyObject *v = PyList_GET_ITEM(targets, i);
+    if (!tf_is_variable(st, v))
+      continue;
+    bool pushed = !t->active, paused = t->paused;
+    if (pushed) { /* the active list's reference, dropped by tape_unlink */
+      t->next = st->tapes;
+      st->tapes = (TfTape *)Py_NewRef(t);
+      t->active = true;
+    }
+    t->paused = false;
+    TfOperand o;
+    bool ok = tf_operand(st, v, TR_DTYPE_INVALID, false, &o);
+    t->paused = paused;
+    if (pushed)
+      tape_unlink(st, t);
+    PyObject *value = ok ? tf_operand_to_value(st, &o) : NULL;
+    if (!value)
+      return false;
+    PyList_SetItem(targets, i, value); /* steals value */
+  }
+  return true;
+}
+
 static PyObject *
 tape_gradient(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
@@ -1045,6 +1075,8 @@ tape_gradient(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject 
     goto done;
   warn_not_trainable(st, targets, "target");
   warn_not_trainable(st, sources, "source");
+  if (!t->graph && !read_variable_targets(st, t, targets))
+    goto done;
   if (output_gradients && output_gradients != Py_None) {
     seeds = PyList_New(0);
     if (!seeds || !flatten(output_gradients, seeds))
