@@ -637,10 +637,15 @@ eager_gradient(GradCall *gc)
     sources[j] = h && h->tracked ? h : NULL;
   }
   GError *error = NULL;
-  t->computing = true;
-  bool ok =
-      tr_grad_backprop(&eager_builder, &b, (TrGradRecord *)t->records->data, (int)t->records->len,
-                       targets, seeds, n_known, sources, n_s, grads, &error);
+  /* A persistent tape asked inside its `with` records its own gradient ops, as TensorFlow's
+   * does (a second gradient() then differentiates them); the walk goes over a copy of the
+   * records, which grow meanwhile. */
+  int n_records = (int)t->records->len;
+  g_autofree TrGradRecord *records =
+      g_memdup2(t->records->data, sizeof(TrGradRecord) * (size_t)MAX(n_records, 1));
+  t->computing = !t->active;
+  bool ok = tr_grad_backprop(&eager_builder, &b, records, n_records, targets, seeds, n_known,
+                             sources, n_s, grads, &error);
   t->computing = false;
   if (!ok) {
     raise_gradient_error(st, error);
