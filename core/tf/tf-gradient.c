@@ -2073,9 +2073,12 @@ custom_gradient_call(TfState *st, PyObject *f, PyObject *args, PyObject *kwargs)
   PyObject *watched = PyList_New(0);
   if (!watched)
     return NULL;
-  PyObject *outer_watch = st->variable_watch; /* owned by this frame while f runs */
-  st->variable_watch = watched;
+  /* The state holds a reference on the innermost list (its m_traverse visits it); the outer
+   * list's reference is kept here while f runs and handed back after. */
+  PyObject *outer_watch = st->variable_watch;
+  st->variable_watch = Py_NewRef(watched);
   PyObject *pair = PyObject_Call(f, args, kwargs);
+  Py_DECREF(st->variable_watch);
   st->variable_watch = outer_watch;
   /* An enclosing custom_gradient's function read them too. */
   for (Py_ssize_t i = 0; outer_watch && i < PyList_GET_SIZE(watched); i++)
