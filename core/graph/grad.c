@@ -778,6 +778,23 @@ static void grad_while(Grad *c, const TrGradRecord *r, H const *dy, H *dx);
 static void grad_if(Grad *c, const TrGradRecord *r, H const *dy, H *dx);
 static void grad_second_order(Grad *c, const TrGradRecord *r, H const *dy, H *dx);
 
+/* A record whose gradient the language layer computes (tf.custom_gradient). */
+static void
+grad_custom(Grad *c, const TrGradRecord *r, H const *dy, H *dx)
+{
+  if (!r->custom) {
+    fail(c, TR_ERROR_UNIMPLEMENTED, "A custom gradient record has no gradient function");
+    return;
+  }
+  GError *error = NULL;
+  if (!r->custom(c->ctx, r, (void *const *)dy, dx, &error)) {
+    if (!c->error)
+      c->error = error;
+    else
+      g_error_free(error);
+  }
+}
+
 static GradFunc
 grad_func(int op)
 {
@@ -793,6 +810,8 @@ grad_func(int op)
     return grad_second_order;
   if (op == TR_GRAD_CALL)
     return grad_call;
+  if (op == TR_GRAD_CUSTOM)
+    return grad_custom;
   return NULL;
 }
 

@@ -55,12 +55,21 @@ typedef struct {
 } TrGradBuilder;
 
 /* What a record's op is, beyond core/tensor's TrOpId and core/graph's TrGraphOpId
- * (TR_GOP_READ_VARIABLE, TR_GOP_WHILE, TR_GOP_IF). */
-enum { TR_GRAD_CALL = TR_N_NODE_OPS };
+ * (TR_GOP_READ_VARIABLE, TR_GOP_WHILE, TR_GOP_IF): a call of a traced function, or a stretch of
+ * computation whose gradient the language layer supplies (tf.custom_gradient). */
+enum { TR_GRAD_CALL = TR_N_NODE_OPS, TR_GRAD_CUSTOM };
+
+struct TrGradRecord;
+/* A TR_GRAD_CUSTOM record's gradient: dy holds one handle per output (NULL: no gradient flows
+ * into it); dx receives one handle per input, or NULL for none. It emits its ops through the
+ * same builder context `ctx`. False with `error` set. */
+typedef bool (*TrGradCustomFunc)(void *ctx, const struct TrGradRecord *r, void *const *dy,
+                                 void **dx, GError **error);
 
 /* One op as it ran: the unit of a tape. Everything is borrowed. */
 typedef struct TrGradRecord {
-  int op; /* a TrOpId, TR_GOP_READ_VARIABLE, TR_GOP_WHILE, TR_GOP_IF or TR_GRAD_CALL */
+  int op;               /* a TrOpId, TR_GOP_READ_VARIABLE, TR_GOP_WHILE, TR_GOP_IF, TR_GRAD_CALL or
+                         * TR_GRAD_CUSTOM */
   const TrAttrs *attrs; /* core/tensor ops: the static parameters (NULL: defaults) */
   int n_inputs;         /* handles in `inputs` */
   void *const *inputs;  /* per input; a variable's handle for ReadVariableOp */
@@ -68,6 +77,8 @@ typedef struct TrGradRecord {
   void *const *outputs; /* per output */
   const TrNode *node;   /* While, If: the node (children, inputs' layout) */
   const TrGraph *graph; /* TR_GRAD_CALL: the function graph that ran */
+  TrGradCustomFunc custom; /* TR_GRAD_CUSTOM: its gradient */
+  void *custom_data;       /* TR_GRAD_CUSTOM: for `custom` */
 } TrGradRecord;
 
 /* The gradients of `targets` with respect to `sources`, through `records` (program order).

@@ -1256,6 +1256,34 @@ kernel_strided_slice_grad(TrTensor *const *in, int n_in, const TrAttrs *attrs, T
   return true;
 }
 
+/* ---- StopGradient --------------------------------------------------------------------------
+ * The value unchanged; what sets it apart from Identity is that core/graph/grad.c gives it no
+ * gradient. A view of the input when it can be one. */
+
+static bool
+infer_stop_gradient(const TrTensorInfo *in, int n_in, const TrAttrs *attrs, TrDType *dtype,
+                    TrShape *shape, GError **error)
+{
+  *dtype = in[0].dtype;
+  *shape = in[0].shape;
+  return true;
+}
+
+static TrTensor *
+view_stop_gradient(TrTensor *const *in, int n_in, const TrAttrs *attrs, const TrShape *out_shape)
+{
+  const TrTensor *x = in[0];
+  return tr_tensor_new_view(x->buf, x->dtype, &x->shape, x->strides, x->offset);
+}
+
+static bool
+kernel_stop_gradient(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTensor *out,
+                     GError **error)
+{
+  tr_tensor_copy_into(out, in[0]);
+  return true;
+}
+
 /* ---- registration ----------------------------------------------------------------------- */
 
 void
@@ -1298,6 +1326,11 @@ tr_ops_register_shape(TrOpDef *defs)
                                              .n_inputs = 4,
                                              .infer = infer_strided_slice_grad,
                                              .kernel = kernel_strided_slice_grad};
+  defs[TR_OP_STOP_GRADIENT] = (TrOpDef){.name = "StopGradient",
+                                        .n_inputs = 1,
+                                        .infer = infer_stop_gradient,
+                                        .kernel = kernel_stop_gradient,
+                                        .view = view_stop_gradient};
 }
 
 /* ---- wrappers --------------------------------------------------------------------------- */

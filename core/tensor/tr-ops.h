@@ -90,7 +90,9 @@ G_BEGIN_DECLS
   /* gradients (core/graph/grad.c emits them) */                                                   \
   X(CONV2D_BACKPROP_INPUT, "Conv2DBackpropInput")                                                  \
   X(CONV2D_BACKPROP_FILTER, "Conv2DBackpropFilter")                                                \
-  X(STRIDED_SLICE_GRAD, "StridedSliceGrad")
+  X(STRIDED_SLICE_GRAD, "StridedSliceGrad")                                                      \
+  /* an identity that gradients do not pass (tf.stop_gradient) */                                  \
+  X(STOP_GRADIENT, "StopGradient")
 
 typedef enum {
 #define TR_OP_ENUM(id, tf) TR_OP_##id,

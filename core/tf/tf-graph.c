@@ -231,6 +231,8 @@ tf_operand(TfState *st, PyObject *v, TrDType dtype, bool hint, TfOperand *out)
     TrVariable *var = ((TfVariable *)v)->var;
     if (!check_requested_dtype(v, var->dtype, dtype, hint))
       return false;
+    if (G_UNLIKELY(st->variable_watch))
+      tf_watch_variable_read(st, v);
     if (!tr) {
       TrTensor *value = tr_variable_read(var);
       if (G_UNLIKELY(st->tapes))

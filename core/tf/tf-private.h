@@ -138,6 +138,12 @@ typedef struct {
   PyTypeObject *StopRecording; /* what GradientTape.stop_recording() returns */
   TfTape *tapes; /* GradientTapes inside their `with`, innermost first (each holds a reference
                   * to itself while on the list) */
+  PyTypeObject *CustomGradient;   /* what tf.custom_gradient(f) returns */
+  PyObject *UnconnectedGradients; /* the tf.UnconnectedGradients enum class (owned) */
+  PyObject *variable_watch; /* while a custom_gradient's function runs: the list of trainable
+                             * Variables it read (owned), else NULL */
+  int watch_warnings;       /* "dtype of the watched tensor" warnings printed (TF: at most 5) */
+  bool persistent_warned;   /* the persistent-tape-gradient-in-context warning was printed */
 
   /* tf-keras.c */
   PyObject *keras;   /* the tensorflow.keras module (owned) */
@@ -158,7 +164,7 @@ typedef struct {
   X(ag_operators) X(ag_cache) X(ag_library_prefixes) X(AgUndefined) X(AgUndefinedReturnValue)      \
   X(Dataset) X(Iterator)                                                                           \
   X(TensorArray)                                                                                   \
-  X(GradientTape) X(StopRecording)                                                                 \
+  X(GradientTape) X(StopRecording) X(CustomGradient) X(UnconnectedGradients) X(variable_watch)     \
   X(keras) X(file_names) X(cell_names)
 /* clang-format on */
 
@@ -456,6 +462,9 @@ void tf_tape_record_op(TfState *st, TrOpId op, const TrAttrs *attrs, const TfOpe
                        TfOperand *result);
 /* A Variable read eagerly into `*value` (may be replaced likewise). */
 void tf_tape_read_variable(TfState *st, PyObject *variable, TrTensor **value);
+/* A Variable read (eagerly or while tracing) while a tf.custom_gradient function runs
+ * (st->variable_watch is set): its grad_fn gets the trainable ones as `variables`. */
+void tf_watch_variable_read(TfState *st, PyObject *variable);
 /* A ConcreteFunction's `graph` ran eagerly on `in`, giving `outs` (each may be replaced). */
 void tf_tape_record_call(TfState *st, TrGraph *graph, const TfOperand *in, int n_in,
                          TrTensor **outs, int n_outs);

@@ -530,6 +530,91 @@ test_walk_stops_at_comparisons(void)
   g_assert_true(tr_grad_op_is_differentiable(TR_OP_CONV2D));
 }
 
+/* StopGradient passes its value but no gradient: y = x * stop(x) has dy/dx = stop(x) = x. */
+static void
+test_walk_stop_gradient(void)
+{
+  g_autoptr(TrGradEager) e = tr_grad_eager_new();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TrTensor) tx = TT(TR_FLOAT64, DIMS(2), VALS(3, -1));
+  void *x = tr_grad_eager_handle(e, tx);
+  void *s = tr_grad_eager_builder.apply(e, TR_OP_STOP_GRADIENT, &x, 1, NULL, &error);
+  void *y = tr_grad_eager_builder.apply(e, TR_OP_MUL, (void *[]){x, s}, 2, NULL, &error);
+  g_assert_no_error(error);
+  tt_assert_tensor(tr_grad_eager_tensor(s), TR_FLOAT64, DIMS(2), VALS(3, -1), 0);
+  TrGradRecord records[] = {
+      {.op = TR_OP_STOP_GRADIENT, .n_inputs = 1, .inputs = &x, .n_outputs = 1, .outputs = &s},
+      {.op = TR_OP_MUL, .n_inputs = 2, .inputs = (void *[]){x, s}, .n_outputs = 1, .outputs = &y},
+  };
+  void *grad = NULL;
+  g_assert_true(
+      tr_grad_backprop(&tr_grad_eager_builder, e, records, 2, &y, NULL, 1, &x, 1, &grad, &error));
+  g_assert_no_error(error);
+  tt_assert_tensor(eager_grad_tensor(grad), TR_FLOAT64, DIMS(2), VALS(3, -1), 0);
+  g_assert_false(tr_grad_op_is_differentiable(TR_OP_STOP_GRADIENT));
+}
+
+/* A custom record's gradient: the callback gets the upstream gradients (NULL where none flows)
+ * and gives 10 * dy for its first input, none for its second. */
+static bool
+times_ten(void *ctx, const TrGradRecord *r, void *const *dy, void **dx, GError **error)
+{
+  int *calls = r->custom_data;
+  (*calls)++;
+  g_assert_nonnull(dy[0]);
+  g_assert_null(dy[1]);
+  void *ten = tr_grad_eager_builder.constant(ctx, tr_tensor_new_float64(10), error);
+  dx[0] = ten ? tr_grad_eager_builder.apply(ctx, TR_OP_MUL, (void *[]){dy[0], ten}, 2, NULL, error)
+              : NULL;
+  dx[1] = NULL;
+  return dx[0] != NULL;
+}
+
+static bool
+custom_fails(void *ctx, const TrGradRecord *r, void *const *dy, void **dx, GError **error)
+{
+  g_set_error_literal(error, TR_ERROR, TR_ERROR_INVALID_ARGUMENT, "grad_fn failed");
+  return false;
+}
+
+static void
+test_walk_custom_record(void)
+{
+  g_autoptr(TrGradEager) e = tr_grad_eager_new();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TrTensor) ta = TT(TR_FLOAT64, DIMS(2), VALS(1, 2));
+  g_autoptr(TrTensor) tb = TT(TR_FLOAT64, DIMS(2), VALS(5, 6));
+  void *a = tr_grad_eager_handle(e, ta), *b = tr_grad_eager_handle(e, tb);
+  /* The record's outputs: any values (the forward pass is the language layer's). */
+  void *o1 = tr_grad_eager_builder.apply(e, TR_OP_ADD, (void *[]){a, b}, 2, NULL, &error);
+  void *o2 = tr_grad_eager_builder.apply(e, TR_OP_SUB, (void *[]){a, b}, 2, NULL, &error);
+  void *y = tr_grad_eager_builder.apply(e, TR_OP_MUL, (void *[]){o1, o1}, 2, NULL, &error);
+  g_assert_no_error(error);
+  int calls = 0;
+  TrGradRecord records[] = {
+      {.op = TR_GRAD_CUSTOM,
+       .n_inputs = 2,
+       .inputs = (void *[]){a, b},
+       .n_outputs = 2,
+       .outputs = (void *[]){o1, o2},
+       .custom = times_ten,
+       .custom_data = &calls},
+      {.op = TR_OP_MUL, .n_inputs = 2, .inputs = (void *[]){o1, o1}, .n_outputs = 1, .outputs = &y},
+  };
+  void *grads[2];
+  g_assert_true(tr_grad_backprop(&tr_grad_eager_builder, e, records, 2, &y, NULL, 1,
+                                 (void *[]){a, b}, 2, grads, &error));
+  g_assert_no_error(error);
+  g_assert_cmpint(calls, ==, 1);
+  /* dy/do1 = 2 * o1 = (12, 16); times ten */
+  tt_assert_tensor(eager_grad_tensor(grads[0]), TR_FLOAT64, DIMS(2), VALS(120, 160), 0);
+  g_assert_null(grads[1]);
+  records[0].custom = custom_fails;
+  g_assert_false(tr_grad_backprop(&tr_grad_eager_builder, e, records, 2, &y, NULL, 1,
+                                  (void *[]){a, b}, 2, grads, &error));
+  g_assert_error(error, TR_ERROR, TR_ERROR_INVALID_ARGUMENT);
+}
+
 /* A traced graph called as one record: f(x, x) = x * 3 (one argument) + the second argument
  * squared: each argument position gets its own gradient; the variable's value, passed after the
  * arguments, gets d/dv (v * x) = x. */
@@ -971,6 +1056,8 @@ main(int argc, char **argv)
   g_test_add_func("/grad/walk/sums-uses-and-skips-unconnected",
                   test_walk_sums_uses_and_skips_unconnected);
   g_test_add_func("/grad/walk/stops-at-comparisons", test_walk_stops_at_comparisons);
+  g_test_add_func("/grad/walk/stop-gradient", test_walk_stop_gradient);
+  g_test_add_func("/grad/walk/custom-record", test_walk_custom_record);
   g_test_add_func("/grad/call/replays-graph-and-variables", test_call_replay);
   g_test_add_func("/grad/call/replays-loops", test_call_replays_loops);
   g_test_add_func("/grad/graph/loop-needs-symbolic-gradient",

@@ -161,3 +161,7 @@ except ValueError as e:
 # <dtype: 'float64'> (3,) True
 # ValueError: Tape is still recording, This can happen if you try to re-enter an already-active tape.
 # ValueError: Passed in object x of type 'str', not tf.Tensor or tf.Variable or ExtensionType.
+# expect-stderr:
+# WARNING:tensorflow:The dtype of the watched tensor must be floating (e.g. tf.float32), got tf.int32
+# WARNING:tensorflow:The dtype of the target tensor must be floating (e.g. tf.float32) when calling GradientTape.gradient, got tf.int32
+# WARNING:tensorflow:The dtype of the source tensor must be floating (e.g. tf.float32) when calling GradientTape.gradient, got tf.int32
