@@ -778,7 +778,11 @@ tf_linspace(TfState *st, const OpsFunction *f, PyObject *const *a)
   TfOperand in[3];
   if (!tf_operand_pair(st, a[0], a[1], &in[0], &in[1]))
     return NULL;
-  if (!operand_arg(st, a[2], TR_INT32, &in[2])) {
+  /* Integer bounds give float64 values: TF's linspace_nd recasts them to its step's dtype, the
+   * truediv of two integers. */
+  bool ints = tr_dtype_is_int(in[0].dtype) && in[1].dtype == in[0].dtype;
+  if ((ints && !(cast_operand(st, &in[0], TR_FLOAT64) && cast_operand(st, &in[1], TR_FLOAT64))) ||
+      !operand_arg(st, a[2], TR_INT32, &in[2])) {
     tf_operands_clear(in, 2);
     return NULL;
   }
@@ -1604,6 +1608,16 @@ piece_axis(TfState *st, const TfOperand *x, PyObject *axis_arg, int64_t dflt, bo
   return true;
 }
 
+/* " [Op:Split]" (or SplitV) after an eager split's error, as TF's eager errors end; nothing
+ * while tracing. */
+static const char *
+op_suffix(TfState *st, const char *type)
+{
+  if (tf_trace(st))
+    return "";
+  return strcmp(type, "SplitV") == 0 ? " [Op:SplitV]" : " [Op:Split]";
+}
+
 /* The sizes of tf.split's pieces: `n` equal ones, or a list with at most one -1. Transfer full,
  * or NULL with an exception set. */
 static int64_t *
@@ -1613,12 +1627,17 @@ split_sizes(TfState *st, PyObject *v, int64_t total, int64_t axis, int *n_out)
     int64_t n;
     if (!index_arg(v, &n))
       return NULL;
-    if (n <= 0 || (total != TR_UNKNOWN && total % n != 0)) {
+    if (n <= 0) {
       PyErr_Format(tf_trace(st) ? PyExc_ValueError : st->errors[TF_ERROR_INVALID_ARGUMENT],
-                   n <= 0 ? "Number of ways to split should be > 0, but got %lld"
-                          : "Number of ways to split should evenly divide the split dimension, "
-                            "but got split_dim %lld (size = %lld) and num_split %lld",
-                   n <= 0 ? (long long)n : (long long)axis, (long long)total, (long long)n);
+                   "Number of ways to split should be > 0, but got %lld%s", (long long)n,
+                   op_suffix(st, "Split"));
+      return NULL;
+    }
+    if (total != TR_UNKNOWN && total % n != 0) {
+      PyErr_Format(tf_trace(st) ? PyExc_ValueError : st->errors[TF_ERROR_INVALID_ARGUMENT],
+                   "Number of ways to split should evenly divide the split dimension, but got "
+                   "split_dim %lld (size = %lld) and num_split %lld%s",
+                   (long long)axis, (long long)total, (long long)n, op_suffix(st, "Split"));
       return NULL;
     }
     if (total == TR_UNKNOWN || n > INT_MAX / 2) {
@@ -1653,8 +1672,8 @@ split_sizes(TfState *st, PyObject *v, int64_t total, int64_t axis, int *n_out)
     PyErr_Format(tf_trace(st) ? PyExc_ValueError : st->errors[TF_ERROR_INVALID_ARGUMENT],
                  "Determined shape must either match input shape along split_dim exactly if fully "
                  "specified, or be less than the size of the input along split_dim if not fully "
-                 "specified.  Got: %lld",
-                 (long long)known);
+                 "specified.  Got: %lld%s",
+                 (long long)known, op_suffix(st, "SplitV"));
     return NULL;
   }
   int64_t *sizes = g_new(int64_t, MAX(s.rank, 1));
