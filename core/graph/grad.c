@@ -714,6 +714,102 @@ grad_strided_slice(Grad *c, const TrGradRecord *r, H const *dy, H *dx)
   dx[0] = apply(c, TR_OP_STRIDED_SLICE_GRAD, (H[]){dy[0], X1, X2, r->inputs[3]}, 4, &a);
 }
 
+/* ---- ops of the basic guides: activations, tiling, broadcasting, reversing, sorting ---- */
+
+/* Softplus: dy * sigmoid(x). */
+static void
+grad_softplus(Grad *c, const TrGradRecord *r, H const *dy, H *dx)
+{
+  dx[0] = op2(c, TR_OP_MUL, dy[0], op1(c, TR_OP_SIGMOID, X0));
+}
+
+/* Relu6: dy where 0 < x < 6, else 0. */
+static void
+grad_relu6(Grad *c, const TrGradRecord *r, H const *dy, H *dx)
+{
+  H six = scalar(c, 6.0, dtype_of(c, X0));
+  H inside = op2(c, TR_OP_LOGICAL_AND, op2(c, TR_OP_GREATER, X0, zeros_like(c, X0)),
+                 op2(c, TR_OP_LESS, X0, six));
+  dx[0] = where(c, inside, dy[0], zeros_like(c, dy[0]));
+}
+
+/* Tile: dy seen as [m0, d0, m1, d1, ...] summed over the multiples. */
+static void
+grad_tile(Grad *c, const TrGradRecord *r, H const *dy, H *dx)
+{
+  TrShape s = shape_of(c, X0);
+  if (!tr_shape_is_fully_defined(&s) || 2 * s.rank > TR_MAX_RANK) {
+    fail(c, TR_ERROR_UNIMPLEMENTED, "Gradient of Tile needs its input's full shape");
+    return;
+  }
+  if (s.rank == 0) {
+    dx[0] = dy[0];
+    return;
+  }
+  TrShape split = {.rank = 2 * s.rank};
+  int64_t axes[TR_MAX_RANK];
+  for (int i = 0; i < s.rank; i++) {
+    split.dims[2 * i] = r->attrs->axes[i];
+    split.dims[2 * i + 1] = s.dims[i];
+    axes[i] = 2 * i;
+  }
+  dx[0] = reduce(c, TR_OP_SUM, reshape(c, dy[0], &split), axes, s.rank, false);
+}
+
+/* BroadcastTo: dy summed back to the input's shape. */
+static void
+grad_broadcast_to(Grad *c, const TrGradRecord *r, H const *dy, H *dx)
+{
+  dx[0] = sum_to(c, dy[0], X0);
+}
+
+/* ReverseV2 is its own inverse. */
+static void
+grad_reverse(Grad *c, const TrGradRecord *r, H const *dy, H *dx)
+{
+  dx[0] = apply(c, TR_OP_REVERSE, (H[]){dy[0]}, 1, r->attrs);
+}
+
+/* Sort: each input element gets the gradient of the place it was sorted to. With idx the
+ * argsort along the (moved-last) axis, dx[..., j] = sum_i dy[..., i] * (idx[..., i] == j),
+ * through a one-hot of idx. */
+static void
+grad_sort(Grad *c, const TrGradRecord *r, H const *dy, H *dx)
+{
+  TrShape s = shape_of(c, X0);
+  if (s.rank == TR_UNKNOWN) {
+    fail(c, TR_ERROR_UNIMPLEMENTED, "Gradient of Sort needs its input's rank");
+    return;
+  }
+  int64_t axis = norm_axis(r->attrs->axis, s.rank);
+  int64_t n = s.dims[axis];
+  if (n == TR_UNKNOWN) {
+    fail(c, TR_ERROR_UNIMPLEMENTED, "Gradient of Sort needs the size of the sorted axis");
+    return;
+  }
+  int64_t perm[TR_MAX_RANK];
+  for (int i = 0; i < s.rank; i++)
+    perm[i] = i;
+  perm[axis] = s.rank - 1;
+  perm[s.rank - 1] = axis; /* a swap: its own inverse */
+  TrAttrs sa = *r->attrs;
+  sa.axis = -1;
+  H idx = apply(c, TR_OP_ARGSORT, (H[]){transpose(c, X0, perm, s.rank)}, 1, &sa);
+  TrAttrs oh;
+  tr_attrs_init(&oh);
+  oh.depth = n;
+  oh.axis = -1;
+  oh.dtype = dtype_of(c, dy[0]);
+  H hot = apply(c, TR_OP_ONE_HOT, (H[]){idx}, 1, &oh);
+  TrAttrs ex;
+  tr_attrs_init(&ex);
+  ex.axis = -1;
+  H g = apply(c, TR_OP_EXPAND_DIMS, (H[]){transpose(c, dy[0], perm, s.rank)}, 1, &ex);
+  int64_t rows = s.rank - 1;
+  H moved = reduce(c, TR_OP_SUM, op2(c, TR_OP_MUL, g, hot), &rows, 1, false);
+  dx[0] = transpose(c, moved, perm, s.rank);
+}
+
 #undef X0
 #undef X1
 #undef X2
@@ -761,6 +857,12 @@ static const GradFunc grad_funcs[TR_N_OPS] = {
     [TR_OP_EXPAND_DIMS] = grad_reshape,
     [TR_OP_GATHER] = grad_gather,
     [TR_OP_STRIDED_SLICE] = grad_strided_slice,
+    [TR_OP_SOFTPLUS] = grad_softplus,
+    [TR_OP_RELU6] = grad_relu6,
+    [TR_OP_TILE] = grad_tile,
+    [TR_OP_BROADCAST_TO] = grad_broadcast_to,
+    [TR_OP_REVERSE] = grad_reverse,
+    [TR_OP_SORT] = grad_sort,
 };
 
 /* ---- the backward walk ------------------------------------------------------------------------

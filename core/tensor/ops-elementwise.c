@@ -17,6 +17,7 @@
  */
 #include "tr-tensor-private.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -222,6 +223,21 @@ typedef enum {
   static inline T relu_##SUF(T a)                                                                  \
   {                                                                                                \
     return a < 0 ? 0 : a;                                                                          \
+  }                                                                                                \
+  static inline T relu6_##SUF(T a)                                                                 \
+  {                                                                                                \
+    return a < 0 ? 0 : a > 6 ? 6 : a;                                                              \
+  }                                                                                                \
+  /* log(1 + e^a) as TensorFlow's softplus computes it: a itself where e^a would swamp the 1,      \
+   * e^a where the 1 would swamp it (threshold log(epsilon) + 2). */                               \
+  static inline T softplus_##SUF(T a)                                                              \
+  {                                                                                                \
+    const T threshold = log##FN(sizeof(T) == sizeof(float) ? FLT_EPSILON : DBL_EPSILON) + 2;       \
+    if (a > -threshold)                                                                            \
+      return a;                                                                                    \
+    if (a < threshold)                                                                             \
+      return exp##FN(a);                                                                           \
+    return log1p##FN(exp##FN(a));                                                                  \
   }
 
 /* Integers wrap on overflow, as TensorFlow's do, by computing in the unsigned type U. Division
@@ -296,6 +312,10 @@ typedef enum {
   static inline T relu_##SUF(T a)                                                                  \
   {                                                                                                \
     return a < 0 ? 0 : a;                                                                          \
+  }                                                                                                \
+  static inline T relu6_##SUF(T a)                                                                 \
+  {                                                                                                \
+    return a < 0 ? 0 : a > 6 ? 6 : a;                                                              \
   }
 
 #define COMPARE_FUNCS(SUF, T)                                                                      \
@@ -440,6 +460,7 @@ int_to_i64(int64_t a)
   UNARY_ROW(row_abs_##SUF, T, T, abs_##SUF)                                                        \
   UNARY_ROW(row_square_##SUF, T, T, square_##SUF)                                                  \
   UNARY_ROW(row_relu_##SUF, T, T, relu_##SUF)                                                      \
+  UNARY_ROW(row_relu6_##SUF, T, T, relu6_##SUF)                                                    \
   CLIP_ROW(row_clip_##SUF, T, SUF)
 
 #define FLOAT_ROWS(SUF, T)                                                                         \
@@ -449,6 +470,7 @@ int_to_i64(int64_t a)
   UNARY_ROW(row_log_##SUF, T, T, log_##SUF)                                                        \
   UNARY_ROW(row_tanh_##SUF, T, T, tanh_##SUF)                                                      \
   UNARY_ROW(row_sigmoid_##SUF, T, T, sigmoid_##SUF)                                                \
+  UNARY_ROW(row_softplus_##SUF, T, T, softplus_##SUF)                                              \
   UNARY_ROW(row_sin_##SUF, T, T, sin_##SUF)                                                        \
   UNARY_ROW(row_cos_##SUF, T, T, cos_##SUF)
 
@@ -581,6 +603,10 @@ static const TrTypeRule rule_abs = {"T", "bfloat16, half, float, double, int8, i
                                     "signature=x:T -> y:T" X_T};
 static const TrTypeRule rule_relu = {"T", REAL_NUMBER ", qint8",
                                      "signature=features:T -> activations:T" X_T};
+static const TrTypeRule rule_relu6 = {"T", REAL_NUMBER,
+                                      "signature=features:T -> activations:T" X_T};
+static const TrTypeRule rule_softplus = {"T", "half, bfloat16, float, double",
+                                         "signature=features:T -> activations:T" X_T};
 static const TrTypeRule rule_identity = {"T", NULL, "signature=input:T -> output:T; attr=T:type"};
 
 /* Whether `dtype` is an item of a rule's list. */
@@ -680,6 +706,8 @@ static const EwOp ew_ops[] = {
     [TR_OP_SIN] = {"Sin", 1, EW, &rule_unary_complex, false, NULL, {ROWS_FLOAT(sin)}},
     [TR_OP_COS] = {"Cos", 1, EW, &rule_unary_complex, false, NULL, {ROWS_FLOAT(cos)}},
     [TR_OP_RELU] = {"Relu", 1, EW, &rule_relu, false, NULL, {ROWS_NUMERIC(relu)}},
+    [TR_OP_RELU6] = {"Relu6", 1, EW, &rule_relu6, false, NULL, {ROWS_NUMERIC(relu6)}},
+    [TR_OP_SOFTPLUS] = {"Softplus", 1, EW, &rule_softplus, false, NULL, {ROWS_FLOAT(softplus)}},
     [TR_OP_LOGICAL_NOT] = {"LogicalNot", 1, EW, NULL, false, NULL, {[TR_BOOL] = row_logical_not_b}},
     [TR_OP_IDENTITY] = {"Identity", 1, EW, &rule_identity, false, NULL, {ROWS_ALL(identity)}},
 };
@@ -926,6 +954,8 @@ ew_kernel(TrOpId op, TrTensor *const *in, int n_in, TrTensor *out, GError **erro
   X(SIN)                                                                                           \
   X(COS)                                                                                           \
   X(RELU)                                                                                          \
+  X(RELU6)                                                                                         \
+  X(SOFTPLUS)                                                                                      \
   X(LOGICAL_NOT)                                                                                   \
   X(IDENTITY)
 

@@ -553,6 +553,134 @@ ARG_CALLBACKS(ARGMAX)
 ARG_CALLBACKS(ARGMIN)
 #undef ARG_CALLBACKS
 
+/* ---- Sort and ArgSort ---------------------------------------------------------------------
+ * tf.sort and tf.argsort along one axis. TensorFlow builds them from TopKV2 (ascending order as
+ * the top k of the negated values); the order is the same: a stable sort, so equal values keep
+ * their index order in either direction, as top_k returns the lower index first. */
+
+static const TrTypeRule rule_top_k = {
+    "T", "float, double, int32, uint8, int16, int8, int64, bfloat16, uint16, half, uint32, uint64",
+    "signature=input:T, k:int32 -> values:T, indices:int32; attr=sorted:bool,default=true; "
+    "attr=T:type,allowed=[@]"};
+
+static bool
+sort_infer(TrOpId op, const TrTensorInfo *in, const TrAttrs *attrs, TrDType *dtype, TrShape *shape,
+           GError **error)
+{
+  TrDType t = in[0].dtype;
+  if (t != TR_FLOAT32 && t != TR_FLOAT64 && t != TR_INT32 && t != TR_INT64) {
+    tr_set_attr_error(error, "TopKV2", &rule_top_k, t);
+    return false;
+  }
+  const TrShape *x = &in[0].shape;
+  *dtype = op == TR_OP_ARGSORT ? TR_INT32 : t;
+  *shape = *x;
+  if (x->rank == TR_UNKNOWN)
+    return true;
+  if (x->rank == 0) {
+    tr_set_op_error(error, TR_ERROR_INVALID_ARGUMENT, "TopKV2",
+                    "input must be >= 1-D, got shape []");
+    return false;
+  }
+  int64_t axis;
+  if (!tr_axis_normalize(attrs->axis, x->rank, &axis)) {
+    tr_set_op_error(error, TR_ERROR_INVALID_ARGUMENT, tr_op_def(op)->type,
+                    "Expected dimension in the range [%d, %d), but got %" G_GINT64_FORMAT, -x->rank,
+                    x->rank, attrs->axis);
+    return false;
+  }
+  return true;
+}
+
+/* One lane of a contiguous tensor being sorted: where its elements are. */
+typedef struct {
+  const char *base; /* the lane's first element */
+  int64_t stride;   /* in elements */
+  TrDType dtype;
+  bool descending;
+} SortLane;
+
+static int
+sort_compare(gconstpointer pa, gconstpointer pb, gpointer data)
+{
+  const SortLane *l = data;
+  int64_t a = *(const int64_t *)pa * l->stride, b = *(const int64_t *)pb * l->stride;
+  int c;
+  switch (l->dtype) {
+    case TR_FLOAT32: {
+      float x = ((const float *)l->base)[a], y = ((const float *)l->base)[b];
+      c = (x > y) - (x < y);
+      break;
+    }
+    case TR_FLOAT64: {
+      double x = ((const double *)l->base)[a], y = ((const double *)l->base)[b];
+      c = (x > y) - (x < y);
+      break;
+    }
+    case TR_INT32: {
+      int32_t x = ((const int32_t *)l->base)[a], y = ((const int32_t *)l->base)[b];
+      c = (x > y) - (x < y);
+      break;
+    }
+    default: {
+      int64_t x = ((const int64_t *)l->base)[a], y = ((const int64_t *)l->base)[b];
+      c = (x > y) - (x < y);
+      break;
+    }
+  }
+  return l->descending ? -c : c;
+}
+
+static bool
+sort_kernel(TrOpId op, TrTensor *x, const TrAttrs *attrs, TrTensor *out, GError **error)
+{
+  int64_t axis, outer, n, inner;
+  if (!tr_axis_normalize(attrs->axis, x->shape.rank, &axis)) {
+    tr_set_op_error(error, TR_ERROR_INVALID_ARGUMENT, tr_op_def(op)->type,
+                    "Expected dimension in the range [%d, %d), but got %" G_GINT64_FORMAT,
+                    -x->shape.rank, x->shape.rank, attrs->axis);
+    return false;
+  }
+  split_at_axis(&x->shape, axis, &outer, &n, &inner);
+  g_autoptr(TrTensor) c = tr_tensor_contiguous(x);
+  size_t size = tr_dtype_size(x->dtype);
+  g_autofree int64_t *order = g_new(int64_t, MAX(n, 1));
+  char *dst = out->buf->data;
+  for (int64_t o = 0; o < outer; o++) {
+    for (int64_t j = 0; j < inner; j++) {
+      int64_t first = o * n * inner + j;
+      SortLane lane = {(const char *)tr_tensor_data(c) + first * (int64_t)size, inner, x->dtype,
+                       attrs->descending};
+      for (int64_t i = 0; i < n; i++)
+        order[i] = i;
+      g_qsort_with_data(order, (gint)n, sizeof *order, sort_compare, &lane);
+      for (int64_t i = 0; i < n; i++) {
+        int64_t at = first + i * inner;
+        if (op == TR_OP_ARGSORT)
+          ((int32_t *)dst)[at] = (int32_t)order[i];
+        else
+          memcpy(dst + at * (int64_t)size, lane.base + order[i] * inner * (int64_t)size, size);
+      }
+    }
+  }
+  return true;
+}
+
+#define SORT_CALLBACKS(ID)                                                                         \
+  static bool infer_##ID(const TrTensorInfo *in, int n_in, const TrAttrs *attrs, TrDType *dtype,   \
+                         TrShape *shape, GError **error)                                           \
+  {                                                                                                \
+    return sort_infer(TR_OP_##ID, in, attrs, dtype, shape, error);                                 \
+  }                                                                                                \
+  static bool kernel_##ID(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTensor *out,      \
+                          GError **error)                                                          \
+  {                                                                                                \
+    return sort_kernel(TR_OP_##ID, in[0], attrs, out, error);                                      \
+  }
+SORT_CALLBACKS(SORT)
+SORT_CALLBACKS(ARGSORT)
+#undef SORT_CALLBACKS
+
 /* ---- Softmax ------------------------------------------------------------------------------ */
 
 /* exp(x - max) * (1 / sum), along one axis of a contiguous tensor, as TensorFlow computes it. */
@@ -647,6 +775,10 @@ tr_ops_register_reduce(TrOpDef *defs)
       (TrOpDef){.name = "ArgMin", .n_inputs = 1, .infer = infer_ARGMIN, .kernel = kernel_ARGMIN};
   defs[TR_OP_SOFTMAX] =
       (TrOpDef){.name = "Softmax", .n_inputs = 1, .infer = softmax_infer, .kernel = softmax_kernel};
+  defs[TR_OP_SORT] =
+      (TrOpDef){.name = "sort", .n_inputs = 1, .infer = infer_SORT, .kernel = kernel_SORT};
+  defs[TR_OP_ARGSORT] =
+      (TrOpDef){.name = "argsort", .n_inputs = 1, .infer = infer_ARGSORT, .kernel = kernel_ARGSORT};
 }
 
 /* ---- convenience wrappers ----------------------------------------------------------------- */

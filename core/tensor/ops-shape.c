@@ -1,5 +1,6 @@
 /* ops-shape.c — ops that move elements without computing on them: Transpose, Reshape,
- * ConcatV2, Pack, Squeeze, ExpandDims, GatherV2, OneHot and StridedSlice.
+ * ConcatV2, Pack, Squeeze, ExpandDims, GatherV2, OneHot, StridedSlice, Tile, BroadcastTo and
+ * ReverseV2.
  *
  * The geometry ops (transpose, reshape of dense memory, squeeze, expand_dims, strided_slice)
  * are views: each has a *_geometry() function that describes its output as a tensor on the
@@ -1284,6 +1285,193 @@ kernel_stop_gradient(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTens
   return true;
 }
 
+/* ---- Tile ------------------------------------------------------------------------------- */
+
+/* attrs.axes are the multiples, one per dim of the input (tile_ops.cc's checks). */
+static bool
+infer_tile(const TrTensorInfo *in, int n_in, const TrAttrs *attrs, TrDType *dtype, TrShape *shape,
+           GError **error)
+{
+  const char *type = op_type(TR_OP_TILE);
+  const TrShape *x = &in[0].shape;
+  *dtype = in[0].dtype;
+  int n = attrs->n_axes < 0 ? 0 : attrs->n_axes;
+  if (x->rank != TR_UNKNOWN && x->rank != n) {
+    tr_set_op_error(error, TR_ERROR_INVALID_ARGUMENT, type,
+                    "Expected multiples argument to be a vector of length %d but got length %d",
+                    x->rank, n);
+    return false;
+  }
+  for (int i = 0; i < n; i++) {
+    if (attrs->axes[i] < 0) {
+      tr_set_op_error(error, TR_ERROR_INVALID_ARGUMENT, type,
+                      "Expected multiples[%d] >= 0, but got %" G_GINT64_FORMAT, i, attrs->axes[i]);
+      return false;
+    }
+  }
+  shape->rank = n;
+  for (int i = 0; i < n; i++) {
+    int64_t d = x->rank == TR_UNKNOWN ? TR_UNKNOWN : x->dims[i];
+    shape->dims[i] = d == TR_UNKNOWN ? TR_UNKNOWN : d * attrs->axes[i];
+  }
+  return true;
+}
+
+/* One copy of the input per tile: the output's block at each tile position, walked by an n-d
+ * iterator over the multiples. */
+static bool
+kernel_tile(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTensor *out, GError **error)
+{
+  if (!kernel_precheck(TR_OP_TILE, in, n_in, attrs, out, error))
+    return false;
+  const TrTensor *x = in[0];
+  if (tr_tensor_num_elements(out) == 0)
+    return true;
+  if (x->shape.rank == 0) {
+    tr_tensor_copy_into(out, x);
+    return true;
+  }
+  TrShape tiles = tr_shape_make(x->shape.rank, attrs->axes);
+  int64_t steps[1][TR_MAX_RANK];
+  for (int i = 0; i < x->shape.rank; i++)
+    steps[0][i] = out->strides[i] * x->shape.dims[i];
+  TrNdIter it;
+  tr_nd_iter_init(&it, &tiles, 1, (int64_t[]){out->offset}, steps);
+  do {
+    TrTensor dst = geometry_on(out);
+    dst.shape = x->shape;
+    dst.offset = it.pos[0];
+    tr_tensor_copy_into(&dst, x);
+  } while (tr_nd_iter_next(&it));
+  return true;
+}
+
+/* ---- BroadcastTo ------------------------------------------------------------------------ */
+
+/* attrs.axes is the target shape (broadcast_to_op.cc's checks, in its order). */
+static bool
+infer_broadcast_to(const TrTensorInfo *in, int n_in, const TrAttrs *attrs, TrDType *dtype,
+                   TrShape *shape, GError **error)
+{
+  const char *type = op_type(TR_OP_BROADCAST_TO);
+  const TrShape *x = &in[0].shape;
+  TrShape target = tr_shape_make(attrs->n_axes < 0 ? 0 : attrs->n_axes, attrs->axes);
+  *dtype = in[0].dtype;
+  *shape = target;
+  if (x->rank == TR_UNKNOWN)
+    return true;
+  if (x->rank > target.rank) {
+    tr_set_op_error(error, TR_ERROR_INVALID_ARGUMENT, type,
+                    "Rank of input (%d) must be no greater than rank of output shape (%d).",
+                    x->rank, target.rank);
+    return false;
+  }
+  bool valid = true, reaches = true;
+  for (int i = 0; i < x->rank; i++) {
+    int64_t a = x->dims[i], b = target.dims[target.rank - x->rank + i];
+    if (a == TR_UNKNOWN || b == TR_UNKNOWN || a == b || a == 1)
+      continue;
+    if (b == 1)
+      reaches = false; /* valid broadcasting, but to a bigger shape than the target */
+    else
+      valid = false;
+  }
+  g_autofree char *xs = tr_shape_to_error_string(x);
+  g_autofree char *ts = tr_shape_to_error_string(&target);
+  if (!valid) {
+    tr_set_op_error(error, TR_ERROR_INVALID_ARGUMENT, type, "Incompatible shapes: %s vs. %s", xs,
+                    ts);
+    return false;
+  }
+  if (!reaches) {
+    tr_set_op_error(error, TR_ERROR_INVALID_ARGUMENT, type,
+                    "Unable to broadcast tensor of shape %s to tensor of shape %s", xs, ts);
+    return false;
+  }
+  return true;
+}
+
+static bool
+kernel_broadcast_to(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTensor *out,
+                    GError **error)
+{
+  if (!kernel_precheck(TR_OP_BROADCAST_TO, in, n_in, attrs, out, error))
+    return false;
+  TrTensor src = geometry_on(in[0]);
+  tr_broadcast_strides(in[0], &out->shape, src.strides);
+  src.shape = out->shape;
+  tr_tensor_copy_into(out, &src);
+  return true;
+}
+
+/* ---- ReverseV2 -------------------------------------------------------------------------- */
+
+/* Which dims attrs.axes reverse (reverse_op.cc's checks). */
+static bool
+reverse_dims(int rank, const TrAttrs *attrs, bool *flip, GError **error)
+{
+  const char *type = op_type(TR_OP_REVERSE);
+  memset(flip, 0, sizeof(bool) * TR_MAX_RANK);
+  for (int i = 0; i < attrs->n_axes; i++) {
+    int64_t axis = attrs->axes[i], canonical = axis < 0 ? axis + rank : axis;
+    if (canonical < 0 || canonical >= rank) {
+      tr_set_op_error(error, TR_ERROR_INVALID_ARGUMENT, type,
+                      "'axis'[%d] = %" G_GINT64_FORMAT " is out of valid range [0, %d", i, axis,
+                      rank - 1);
+      return false;
+    }
+    if (flip[canonical]) {
+      tr_set_op_error(error, TR_ERROR_INVALID_ARGUMENT, type,
+                      "axis %" G_GINT64_FORMAT " specified more than once.", canonical);
+      return false;
+    }
+    flip[canonical] = true;
+  }
+  return true;
+}
+
+static bool
+infer_reverse(const TrTensorInfo *in, int n_in, const TrAttrs *attrs, TrDType *dtype,
+              TrShape *shape, GError **error)
+{
+  *dtype = in[0].dtype;
+  *shape = in[0].shape;
+  bool flip[TR_MAX_RANK];
+  return in[0].shape.rank == TR_UNKNOWN || reverse_dims(in[0].shape.rank, attrs, flip, error);
+}
+
+/* The input read backwards along the reversed dims: negative strides from the far end. */
+static bool
+reverse_geometry(TrTensor *const *in, const TrAttrs *attrs, TrTensor *g, GError **error)
+{
+  const TrTensor *x = in[0];
+  bool flip[TR_MAX_RANK];
+  if (!reverse_dims(x->shape.rank, attrs, flip, error))
+    return false;
+  *g = geometry_on(x);
+  if (tr_tensor_num_elements(x) == 0)
+    return true;
+  for (int i = 0; i < x->shape.rank; i++) {
+    if (!flip[i])
+      continue;
+    g->offset += (x->shape.dims[i] - 1) * x->strides[i];
+    g->strides[i] = -x->strides[i];
+  }
+  return true;
+}
+
+static bool
+kernel_reverse(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTensor *out, GError **error)
+{
+  if (!kernel_precheck(TR_OP_REVERSE, in, n_in, attrs, out, error))
+    return false;
+  TrTensor g;
+  if (!reverse_geometry(in, attrs, &g, error))
+    return false;
+  tr_tensor_copy_into(out, &g);
+  return true;
+}
+
 /* ---- registration ----------------------------------------------------------------------- */
 
 void
@@ -1331,6 +1519,14 @@ tr_ops_register_shape(TrOpDef *defs)
                                         .infer = infer_stop_gradient,
                                         .kernel = kernel_stop_gradient,
                                         .view = view_stop_gradient};
+  defs[TR_OP_TILE] =
+      (TrOpDef){.name = "Tile", .n_inputs = 1, .infer = infer_tile, .kernel = kernel_tile};
+  defs[TR_OP_BROADCAST_TO] = (TrOpDef){.name = "BroadcastTo",
+                                       .n_inputs = 1,
+                                       .infer = infer_broadcast_to,
+                                       .kernel = kernel_broadcast_to};
+  defs[TR_OP_REVERSE] = (TrOpDef){
+      .name = "ReverseV2", .n_inputs = 1, .infer = infer_reverse, .kernel = kernel_reverse};
 }
 
 /* ---- wrappers --------------------------------------------------------------------------- */

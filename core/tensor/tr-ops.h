@@ -47,6 +47,8 @@ G_BEGIN_DECLS
   X(SIN, "Sin")                                                                                    \
   X(COS, "Cos")                                                                                    \
   X(RELU, "Relu")                                                                                  \
+  X(RELU6, "Relu6")                                                                                \
+  X(SOFTPLUS, "Softplus")                                                                          \
   X(LOGICAL_NOT, "LogicalNot")                                                                     \
   X(IDENTITY, "Identity")                                                                          \
   X(CAST, "Cast")                                                                                  \
@@ -64,6 +66,9 @@ G_BEGIN_DECLS
   X(ARGMAX, "ArgMax")                                                                              \
   X(ARGMIN, "ArgMin")                                                                              \
   X(SOFTMAX, "Softmax")                                                                            \
+  /* sorting along attrs.axis, attrs.descending (tf.sort and tf.argsort) */                        \
+  X(SORT, "Sort")                                                                                  \
+  X(ARGSORT, "ArgSort")                                                                            \
   /* linear algebra */                                                                             \
   X(MATMUL, "MatMul")                                                                              \
   X(BATCH_MATMUL, "BatchMatMulV2")                                                                 \
@@ -78,6 +83,9 @@ G_BEGIN_DECLS
   X(GATHER, "GatherV2")                                                                            \
   X(ONE_HOT, "OneHot")                                                                             \
   X(STRIDED_SLICE, "StridedSlice")                                                                 \
+  X(TILE, "Tile")                                                                                  \
+  X(BROADCAST_TO, "BroadcastTo")                                                                   \
+  X(REVERSE, "ReverseV2")                                                                          \
   /* creation */                                                                                   \
   X(RANGE, "Range")                                                                                \
   X(FILL, "Fill")                                                                                  \
@@ -108,10 +116,12 @@ typedef enum {
 
 /* Static parameters of one op application; each op reads the fields its comment names. */
 typedef struct {
-  int64_t axes[TR_MAX_RANK]; /* reductions, squeeze: axes; transpose: perm; reshape: shape;
-                              * Conv2DBackprop*, StridedSliceGrad: the shape of the result */
+  int64_t axes[TR_MAX_RANK]; /* reductions, squeeze, reverse: axes; transpose: perm; reshape,
+                              * broadcast_to: shape; tile: multiples; Conv2DBackprop*,
+                              * StridedSliceGrad: the shape of the result */
   int n_axes;                /* count of axes; < 0 means "all axes" / "reverse" / unset */
-  int64_t axis;              /* concat, stack, gather, one_hot, expand_dims, arg*, softmax */
+  int64_t axis;              /* concat, stack, gather, one_hot, expand_dims, arg*, softmax, sort */
+  bool descending;           /* sort, argsort: largest first */
   bool keepdims;             /* reductions */
   bool transpose_a;          /* matmul */
   bool transpose_b;          /* matmul */

@@ -17,7 +17,13 @@
  * Tensors of enclosing graphs used inside a child graph are its captures (tf_operand records
  * them): they become extra inputs of the node. converted_call, and_, or_, not_ and len_ complete
  * the namespace.
+ *
+ * tf.cond, tf.while_loop and tf.map_fn (py/control.py, run here) are written over the same
+ * operators: cond_flat traces two branch functions into an If node, and while_stmt takes
+ * tf.while_loop's shape invariants and its strictness (a shape that changes is an error there,
+ * where AutoGraph relaxes it) through its opts.
  */
+#include "control-py.h"
 #include "tf-private.h"
 
 #include <string.h>
@@ -409,9 +415,10 @@ if_merge(TfState *st, IfBlock *b, Py_ssize_t k, TrOutput *ta, TrOutput *te)
   return 1;
 }
 
-/* The If node for `pred` over the finished branches; the state set to its outputs. */
+/* The If node for `pred` over the finished branches; *out (new reference) the state's values
+ * after it: its outputs, and the values the branches left alike. */
 static bool
-if_finish(TfState *st, IfBlock *b, TrOutput pred, PyObject *set)
+if_build(TfState *st, IfBlock *b, TrOutput pred, PyObject **out)
 {
   Py_ssize_t n = PyTuple_GET_SIZE(b->init);
   b->which = g_new(int, n + 1);
@@ -468,6 +475,17 @@ if_finish(TfState *st, IfBlock *b, TrOutput pred, PyObject *set)
     }
     Py_SETREF(PyTuple_GET_ITEM(final, k), v);
   }
+  *out = final;
+  return true;
+}
+
+/* if_build, then the state set to its values. */
+static bool
+if_finish(TfState *st, IfBlock *b, TrOutput pred, PyObject *set)
+{
+  PyObject *final = NULL;
+  if (!if_build(st, b, pred, &final))
+    return false;
   bool ok = set_state(set, final);
   Py_DECREF(final);
   return ok;
@@ -564,6 +582,70 @@ ag_if_stmt(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
   Py_RETURN_NONE;
 }
 
+/* A branch of tf.cond: fn() in trace `t`, which must return a tuple (control.py flattens the
+ * branch's structure). New reference. */
+static PyObject *
+cond_branch(TfState *st, TfTrace *t, PyObject *fn)
+{
+  PyObject *r = call_in(st, t, fn, NULL);
+  if (r && !PyTuple_Check(r)) {
+    Py_DECREF(r);
+    PyErr_SetString(PyExc_RuntimeError, "tf.cond's branch wrapper returned no tuple");
+    return NULL;
+  }
+  return r;
+}
+
+/* cond_flat(pred, true_fn, false_fn): tf.cond on a symbolic `pred` (control.py). Each function
+ * returns a tuple of its branch's values, flattened; both are traced into branches of one If
+ * node, whose outputs (values alike in both branches stay as they are) come back as a tuple. */
+static PyObject *
+ag_cond_flat(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+  if (nargs != 3) {
+    PyErr_SetString(PyExc_TypeError, "cond_flat() takes 3 arguments");
+    return NULL;
+  }
+  TfState *st = tf_state();
+  TfOperand pred;
+  if (!st->trace || !predicate(st, args[0], "if", &pred))
+    return st->trace ? NULL : PyErr_Format(PyExc_RuntimeError, "cond_flat() outside a trace");
+  IfBlock b = {.parent = st->trace};
+  PyObject *final = NULL;
+  child_init(&b.then_t, b.parent, "cond_true");
+  bool ok = (b.then_vals = cond_branch(st, &b.then_t, args[1])) != NULL;
+  if (ok) {
+    child_init(&b.else_t, b.parent, "cond_false");
+    ok = (b.else_vals = cond_branch(st, &b.else_t, args[2])) != NULL;
+  }
+  if (ok && PyTuple_GET_SIZE(b.then_vals) != PyTuple_GET_SIZE(b.else_vals)) {
+    PyErr_SetString(PyExc_TypeError, "true_fn and false_fn arguments to tf.cond must have the "
+                                     "same number, type, and overall structure of return values.");
+    ok = false;
+  }
+  if (ok) {
+    b.init = Py_NewRef(b.then_vals);
+    ok = if_build(st, &b, pred.out, &final);
+  }
+  tf_operand_clear(&pred);
+  if_block_clear(&b);
+  return ok ? final : NULL;
+}
+
+/* is_symbolic(v): whether v is a symbolic tensor of the trace being built (control.py). */
+static PyObject *
+ag_is_symbolic(PyObject *self, PyObject *v)
+{
+  return PyBool_FromLong(symbolic(tf_state(), v));
+}
+
+/* is_tracing(): whether a tf.function is being traced (control.py). */
+static PyObject *
+ag_is_tracing(PyObject *self, PyObject *unused)
+{
+  return PyBool_FromLong(tf_state()->trace != NULL);
+}
+
 /* ---- while and for --------------------------------------------------------------------------- */
 
 /* A `while` or `for` loop being traced into a While node. */
@@ -586,6 +668,9 @@ typedef struct {
   PyObject **like;        /* what each was before the loop (borrowed; None: a return) */
   TrShape *shapes;        /* shape invariants once relaxed or set, else NULL */
   bool relaxed;           /* shapes were relaxed once already */
+  PyObject *invariants;   /* tf.while_loop's shape invariants: per state value, None or a shape
+                           * (borrowed from opts) */
+  bool strict;            /* tf.while_loop: a shape that changes is an error, not relaxed */
   TfTrace cond_t, body_t; /* the graphs of one attempt */
 } Loop;
 
@@ -637,6 +722,46 @@ loop_add_var(Loop *lp, int k, TrOutput init, PyObject *like, const TrShape *inva
     lp->shapes[j] = invariant ? *invariant : *tr_output_shape(init);
 }
 
+/* The shape invariant tf.while_loop gives state value k (entering as `o`), if any: it must be
+ * compatible with the shape the value enters with (TF's ValueError otherwise). */
+static bool
+loop_invariant(Loop *lp, Py_ssize_t k, const TfOperand *o, TrShape *out, bool *has)
+{
+  *has = false;
+  if (!lp->invariants || k >= PyTuple_GET_SIZE(lp->invariants) ||
+      PyTuple_GET_ITEM(lp->invariants, k) == Py_None)
+    return true;
+  if (!tf_shape_arg(lp->st, PyTuple_GET_ITEM(lp->invariants, k), out))
+    return false;
+  if (!tr_shape_is_compatible_with(out, &o->shape)) {
+    g_autofree char *name = tr_output_name(o->out);
+    g_autofree char *enters = tr_shape_to_string(&o->shape);
+    g_autofree char *inv = tr_shape_to_string(out);
+    PyErr_Format(PyExc_ValueError,
+                 "The shape invariant specified for %s is not compatible with the initial shape "
+                 "of the loop variable. It enters the loop with shape %s, but the specified shape "
+                 "invariant is %s.",
+                 name, enters, inv);
+    return false;
+  }
+  *has = true;
+  return true;
+}
+
+/* tf.while_loop's error for a loop variable whose shape changed across one iteration. */
+static void
+loop_shape_error(Loop *lp, int j, const TrShape *enters, const TrShape *after)
+{
+  g_autofree char *name = tr_output_name(lp->var_init[j]);
+  g_autofree char *a = tr_shape_to_string(enters);
+  g_autofree char *b = tr_shape_to_string(after);
+  PyErr_Format(PyExc_ValueError,
+               "Input tensor '%s' enters the loop with shape %s, but has shape %s after one "
+               "iteration. To allow the shape to vary across iterations, use the "
+               "`shape_invariants` argument of tf.while_loop to specify a less-specific shape.",
+               name, a, b);
+}
+
 /* The loop variables: the state's tensors and numbers when the loop starts. */
 static bool
 loop_collect(Loop *lp)
@@ -649,7 +774,13 @@ loop_collect(Loop *lp)
     TfOperand o;
     if (!value_operand(st, v, TR_DTYPE_INVALID, true, &o))
       return false;
-    loop_add_var(lp, (int)k, o.out, v, NULL);
+    TrShape invariant;
+    bool has = false;
+    if (!loop_invariant(lp, k, &o, &invariant, &has)) {
+      tf_operand_clear(&o);
+      return false;
+    }
+    loop_add_var(lp, (int)k, o.out, v, has ? &invariant : NULL);
     tf_operand_clear(&o);
   }
   return true;
@@ -886,6 +1017,12 @@ loop_attempt(Loop *lp)
     for (int j = 0; j < nv && !relax; j++)
       relax =
           !tr_shape_is_compatible_with(tr_output_shape(ph[ns + j]), tr_output_shape(outs[ns + j]));
+    for (int j = 0; relax && lp->strict && j < nv; j++) {
+      if (tr_shape_is_compatible_with(tr_output_shape(ph[ns + j]), tr_output_shape(outs[ns + j])))
+        continue;
+      loop_shape_error(lp, j, tr_output_shape(ph[ns + j]), tr_output_shape(outs[ns + j]));
+      return -1;
+    }
     if (relax) {
       /* A shape changed across the iteration: trace again with those dims relaxed. */
       if (!lp->shapes) {
@@ -977,6 +1114,22 @@ loop_symbolic(Loop *lp)
   return r > 0;
 }
 
+/* The opts of a while_stmt that tf.while_loop (control.py) passes: a dict with
+ * "shape_invariants" (a tuple, one entry per state value: None or a shape) and "strict_shapes"
+ * (a shape that changes across an iteration is TF's ValueError). AutoGraph's opts have neither. */
+static bool
+loop_options(Loop *lp, PyObject *opts)
+{
+  if (!PyDict_Check(opts))
+    return true;
+  PyObject *inv = PyDict_GetItemString(opts, "shape_invariants"); /* borrowed */
+  PyObject *strict = PyDict_GetItemString(opts, "strict_shapes"); /* borrowed */
+  lp->invariants = inv && PyTuple_Check(inv) ? inv : NULL;
+  int r = strict ? PyObject_IsTrue(strict) : 0;
+  lp->strict = r > 0;
+  return r >= 0;
+}
+
 /* ag__.while_stmt(test, body, get_state, set_state, symbol_names, opts) */
 static PyObject *
 ag_while_stmt(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -998,6 +1151,8 @@ ag_while_stmt(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
       Loop lp = {
           .st = st, .test = test, .body = body, .get = args[2], .set = args[3], .names = args[4]};
       lp.n = PyTuple_Check(lp.names) ? PyTuple_GET_SIZE(lp.names) : 0;
+      if (!loop_options(&lp, args[5]))
+        return NULL;
       if (!loop_symbolic(&lp))
         return NULL;
       Py_RETURN_NONE;
@@ -1418,8 +1573,44 @@ static PyMethodDef operator_methods[] = {
     {"not_", ag_not, METH_O, "not_(a)\n--\n\n"},
     {"len_", ag_len, METH_O, "len_(s)\n--\n\n"},
     {"retval", ag_retval, METH_O, "retval(value)\n--\n\n"},
+    {"cond_flat", (PyCFunction)(void (*)(void))ag_cond_flat, METH_FASTCALL,
+     "cond_flat(pred, true_fn, false_fn)\n--\n\n"},
+    {"is_symbolic", ag_is_symbolic, METH_O, "is_symbolic(v)\n--\n\n"},
+    {"is_tracing", ag_is_tracing, METH_NOARGS, "is_tracing()\n--\n\n"},
     {NULL, NULL, 0, NULL},
 };
+
+/* Runs py/control.py with `tf` and `_ag` bound, and exports its functions from tf. */
+static int
+run_control_source(PyObject *module, TfState *st)
+{
+  PyObject *ns = PyDict_New(); /* owned */
+  if (!ns)
+    return -1;
+  PyObject *builtins = PyImport_ImportModule("builtins"); /* owned */
+  int r = builtins && PyDict_SetItemString(ns, "__builtins__", builtins) == 0 &&
+                  PyDict_SetItemString(ns, "tf", module) == 0 &&
+                  PyDict_SetItemString(ns, "_ag", st->ag_operators) == 0
+              ? 0
+              : -1;
+  Py_XDECREF(builtins);
+  PyObject *code =
+      r == 0 ? Py_CompileString(tf_control_source, "<tensorflow/control.py>", Py_file_input)
+             : NULL;                                            /* owned */
+  PyObject *done = code ? PyEval_EvalCode(code, ns, ns) : NULL; /* owned */
+  Py_XDECREF(code);
+  r = done ? 0 : -1;
+  Py_XDECREF(done);
+  static const char *const exported[] = {"cond", "while_loop", "map_fn"};
+  for (size_t i = 0; r == 0 && i < G_N_ELEMENTS(exported); i++) {
+    PyObject *fn = PyDict_GetItemString(ns, exported[i]); /* borrowed */
+    r = fn ? PyModule_AddObjectRef(module, exported[i], fn) : -1;
+    if (!fn)
+      PyErr_Format(PyExc_RuntimeError, "tensorflow's control.py defines no %s", exported[i]);
+  }
+  Py_DECREF(ns);
+  return r;
+}
 
 int
 tf_control_init(PyObject *module, TfState *st)
@@ -1435,7 +1626,7 @@ tf_control_init(PyObject *module, TfState *st)
       PyModule_AddObjectRef(st->ag_operators, "UndefinedReturnValue",
                             (PyObject *)st->AgUndefinedReturnValue) < 0)
     return -1;
-  return 0;
+  return run_control_source(module, st);
 }
 
 void

@@ -13,6 +13,10 @@
  * adds a node to the graph being built. Axes, perms, shapes, depths and seeds are attrs, so
  * their values must be known when the op is built (see "static arguments"). The random
  * functions draw from the state's global seed and op counter.
+ *
+ * A few functions compose several ops, as TensorFlow's own Python wrappers do: tf.norm,
+ * tf.nn.leaky_relu, tf.split and tf.unstack (one StridedSlice per piece: a Trellis op has one
+ * output) and tf.einsum (products and sums; variadic, so it has its own entry point).
  */
 #include "tf-private.h"
 
@@ -774,7 +778,11 @@ tf_linspace(TfState *st, const OpsFunction *f, PyObject *const *a)
   TfOperand in[3];
   if (!tf_operand_pair(st, a[0], a[1], &in[0], &in[1]))
     return NULL;
-  if (!operand_arg(st, a[2], TR_INT32, &in[2])) {
+  /* Integer bounds give float64 values: TF's linspace_nd recasts them to its step's dtype, the
+   * truediv of two integers. */
+  bool ints = tr_dtype_is_int(in[0].dtype) && in[1].dtype == in[0].dtype;
+  if ((ints && !(cast_operand(st, &in[0], TR_FLOAT64) && cast_operand(st, &in[1], TR_FLOAT64))) ||
+      !operand_arg(st, a[2], TR_INT32, &in[2])) {
     tf_operands_clear(in, 2);
     return NULL;
   }
@@ -1245,6 +1253,840 @@ tf_random_set_seed(TfState *st, const OpsFunction *f, PyObject *const *a)
   Py_RETURN_NONE;
 }
 
+/* ---- activations --------------------------------------------------------------------------- */
+
+/* tf.nn.leaky_relu: x where x > 0, else alpha * x. Integers are cast to float32 first, as TF's
+ * wrapper does. */
+static PyObject *
+tf_leaky_relu(TfState *st, const OpsFunction *f, PyObject *const *a)
+{
+  double alpha;
+  if (!double_arg(st, a[1], "alpha", 0.2, &alpha))
+    return NULL;
+  TfOperand in[3];
+  memset(in, 0, sizeof in);
+  if (!operand_arg(st, a[0], TR_DTYPE_INVALID, &in[1]))
+    return NULL;
+  bool ok = !tr_dtype_is_int(in[1].dtype) || cast_operand(st, &in[1], TR_FLOAT32);
+  TfOperand zero, scale, scaled;
+  memset(&zero, 0, sizeof zero);
+  memset(&scale, 0, sizeof scale);
+  memset(&scaled, 0, sizeof scaled);
+  g_autoptr(TrTensor) z = tr_tensor_new_float64(0), s = tr_tensor_new_float64(alpha);
+  GError *error = NULL;
+  TrTensor *zc = ok ? tr_cast(z, in[1].dtype, &error) : NULL;
+  TrTensor *sc = zc ? tr_cast(s, in[1].dtype, &error) : NULL;
+  if (ok && !sc) {
+    if (zc)
+      tr_tensor_unref(zc);
+    tf_operand_clear(&in[1]);
+    return tf_raise_error(st, error);
+  }
+  ok = ok && tf_operand_from_tensor(st, zc, &zero) && tf_operand_from_tensor(st, sc, &scale);
+  TfOperand gt_in[2] = {in[1], zero}, mul_in[2] = {scale, in[1]};
+  ok = ok && tf_apply_operand(st, TR_OP_GREATER, gt_in, 2, NULL, NULL, &in[0]) &&
+       tf_apply_operand(st, TR_OP_MUL, mul_in, 2, NULL, NULL, &scaled);
+  PyObject *r = NULL;
+  if (ok) {
+    in[2] = scaled;
+    memset(&scaled, 0, sizeof scaled);
+    r = tf_apply(st, TR_OP_SELECT, in, 3, NULL, name_arg(a[2], "LeakyRelu"));
+  }
+  tf_operands_clear(in, 3);
+  tf_operand_clear(&zero);
+  tf_operand_clear(&scale);
+  tf_operand_clear(&scaled);
+  return r;
+}
+
+/* ---- tiling, broadcasting, reversing, sorting ------------------------------------------------ */
+
+/* tf.tile and tf.broadcast_to: a static shape-like argument as the op's attrs.axes. */
+static PyObject *
+tf_shaped(TfState *st, const OpsFunction *f, PyObject *const *a)
+{
+  TrShape s;
+  if (!shape_arg(st, a[1], f->op == TR_OP_TILE ? "multiples" : "shape", &s))
+    return NULL;
+  TrAttrs attrs;
+  tr_attrs_init(&attrs);
+  attrs.n_axes = s.rank;
+  memcpy(attrs.axes, s.dims, sizeof(int64_t) * (size_t)s.rank);
+  return apply1(st, f->op, a[0], &attrs, name_arg(a[2], NULL));
+}
+
+static PyObject *
+tf_reverse(TfState *st, const OpsFunction *f, PyObject *const *a)
+{
+  TrAttrs attrs;
+  tr_attrs_init(&attrs);
+  if (!axes_arg(st, a[1], "axis", attrs.axes, &attrs.n_axes))
+    return NULL;
+  if (attrs.n_axes < 0)
+    attrs.n_axes = 0;
+  return apply1(st, TR_OP_REVERSE, a[0], &attrs, name_arg(a[2], NULL));
+}
+
+/* tf.sort and tf.argsort: `direction` is checked first, then the axis, as TF's wrapper does. */
+static PyObject *
+tf_sort(TfState *st, const OpsFunction *f, PyObject *const *a)
+{
+  TrAttrs attrs;
+  tr_attrs_init(&attrs);
+  PyObject *dir = a[2];
+  if (given(dir)) {
+    bool asc = PyUnicode_Check(dir) && PyUnicode_CompareWithASCIIString(dir, "ASCENDING") == 0;
+    attrs.descending =
+        PyUnicode_Check(dir) && PyUnicode_CompareWithASCIIString(dir, "DESCENDING") == 0;
+    if (!asc && !attrs.descending) {
+      PyErr_Format(PyExc_ValueError,
+                   "Argument `direction` should be one of ASCENDING, DESCENDING. Received: "
+                   "direction=%S",
+                   dir);
+      return NULL;
+    }
+  }
+  if (!int_arg(st, a[1], "axis", -1, &attrs.axis))
+    return NULL;
+  const char *name = name_arg(f->op == TR_OP_ARGSORT ? a[4] : a[3], NULL);
+  return apply1(st, f->op, a[0], &attrs, name);
+}
+
+/* ---- tf.norm ----------------------------------------------------------------------------------
+ * TF's linalg_ops.norm, composed of its ops: sqrt(sum(x * x)) for 'euclidean', 'fro' and 2,
+ * sum(|x|) and max(|x|) (for matrices over each axis in turn) for 1 and inf, (sum(|x|^p))^(1/p)
+ * otherwise; reduced with keepdims, then squeezed unless keepdims. */
+
+typedef enum {
+  NORM_EUCLIDEAN,
+  NORM_ONE,
+  NORM_INF,
+  NORM_P,
+} NormKind;
+
+/* The `ord` argument: its kind (and p), or a ValueError with TF's text. */
+static bool
+norm_ord(PyObject *ord, bool matrix, NormKind *kind, double *p)
+{
+  const char *what = matrix ? "matrix" : "vector";
+  if (!given(ord)) {
+    *kind = NORM_EUCLIDEAN;
+    return true;
+  }
+  if (PyUnicode_Check(ord)) {
+    bool euclid = PyUnicode_CompareWithASCIIString(ord, "euclidean") == 0;
+    bool fro = PyUnicode_CompareWithASCIIString(ord, "fro") == 0;
+    if (euclid || (fro && matrix)) {
+      *kind = NORM_EUCLIDEAN;
+      return true;
+    }
+  } else if (PyNumber_Check(ord) && !PyBool_Check(ord)) {
+    *p = PyFloat_AsDouble(ord);
+    if (*p == -1.0 && PyErr_Occurred())
+      return false;
+    bool ok = matrix ? (*p == 1 || *p == 2 || isinf(*p)) : *p > 0;
+    if (ok) {
+      *kind = *p == 1 ? NORM_ONE : isinf(*p) ? NORM_INF : *p == 2 ? NORM_EUCLIDEAN : NORM_P;
+      if (matrix && *p == 2) {
+        PyErr_SetString(tf_state()->errors[TF_ERROR_UNIMPLEMENTED],
+                        "tf.norm with ord=2 over a matrix (its largest singular value) is not "
+                        "supported yet");
+        return false;
+      }
+      return true;
+    }
+  }
+  if (matrix)
+    PyErr_Format(PyExc_ValueError,
+                 "'ord' must be a supported matrix norm in ['euclidean', 'fro', 1, 2, inf], got %S",
+                 ord);
+  else
+    PyErr_Format(PyExc_ValueError, "'ord' must be a supported %s norm, got %S", what, ord);
+  return false;
+}
+
+/* The `axis` argument: none (n = -1), one axis or a pair of distinct ones. */
+static bool
+norm_axes(PyObject *axis, int64_t *axes, int *n)
+{
+  *n = -1;
+  if (!given(axis))
+    return true;
+  if (PyLong_Check(axis)) {
+    *n = 1;
+    return index_arg(axis, &axes[0]);
+  }
+  bool pair = (PyList_Check(axis) || PyTuple_Check(axis)) && PySequence_Size(axis) == 2;
+  if (pair) {
+    PyObject *t = PySequence_Tuple(axis); /* owned */
+    if (!t)
+      return false;
+    bool ints = PyLong_Check(PyTuple_GET_ITEM(t, 0)) && PyLong_Check(PyTuple_GET_ITEM(t, 1));
+    bool ok = ints && index_arg(PyTuple_GET_ITEM(t, 0), &axes[0]) &&
+              index_arg(PyTuple_GET_ITEM(t, 1), &axes[1]);
+    Py_DECREF(t);
+    if (ints && !ok)
+      return false;
+    if (ok && axes[0] != axes[1]) {
+      *n = 2;
+      return true;
+    }
+  }
+  PyErr_Format(PyExc_ValueError,
+               "'axis' must be None, an integer, or a tuple of 2 unique integers, got %S", axis);
+  return false;
+}
+
+/* r = op(x) over `axes` with keepdims, replacing x (which the caller clears either way). */
+static bool
+norm_step(TfState *st, TrOpId op, TfOperand *x, const int64_t *axes, int n)
+{
+  TrAttrs attrs;
+  TfOperand r;
+  if (op == TR_OP_SUM || op == TR_OP_MAX)
+    reduce_attrs(axes, n, x->shape.rank, true, &attrs);
+  else
+    tr_attrs_init(&attrs);
+  if (!tf_apply_operand(st, op, x, 1, &attrs, NULL, &r))
+    return false;
+  tf_operand_clear(x);
+  *x = r;
+  return true;
+}
+
+static bool
+norm_binary(TfState *st, TrOpId op, TfOperand *x, double v)
+{
+  g_autoptr(TrTensor) s = tr_tensor_new_float64(v);
+  GError *error = NULL;
+  TrTensor *c = tr_cast(s, x->dtype, &error);
+  if (!c)
+    return tf_raise_error(st, error), false;
+  TfOperand in[2] = {*x};
+  if (!tf_operand_from_tensor(st, c, &in[1]))
+    return false;
+  TfOperand r;
+  bool ok = tf_apply_operand(st, op, in, 2, NULL, NULL, &r);
+  tf_operand_clear(&in[1]);
+  if (ok) {
+    tf_operand_clear(x);
+    *x = r;
+  }
+  return ok;
+}
+
+static PyObject *
+tf_norm(TfState *st, const OpsFunction *f, PyObject *const *a)
+{
+  int64_t axes[2];
+  int n;
+  NormKind kind;
+  double p = 2;
+  bool keep;
+  if (!norm_axes(a[2], axes, &n) || !norm_ord(a[1], n == 2, &kind, &p) || !bool_arg(a[3], &keep))
+    return NULL;
+  TfOperand x;
+  if (!operand_arg(st, a[0], TR_DTYPE_INVALID, &x))
+    return NULL;
+  bool ok = true;
+  const int64_t *all = n < 0 ? NULL : axes;
+  switch (kind) {
+    case NORM_EUCLIDEAN: {
+      TfOperand sq_in[2] = {x, x}, sq;
+      ok = tf_apply_operand(st, TR_OP_MUL, sq_in, 2, NULL, NULL, &sq);
+      tf_operand_clear(&x);
+      x = sq;
+      ok = ok && norm_step(st, TR_OP_SUM, &x, all, n) && norm_step(st, TR_OP_SQRT, &x, NULL, 0);
+      break;
+    }
+    case NORM_ONE:
+    case NORM_INF: {
+      /* A matrix's 1-norm is the largest column sum, its inf-norm the largest row sum. */
+      ok = norm_step(st, TR_OP_ABS, &x, NULL, 0);
+      TrOpId first = kind == NORM_ONE ? TR_OP_SUM : TR_OP_MAX;
+      if (n == 2) {
+        int64_t sum_axis = kind == NORM_ONE ? axes[0] : axes[1];
+        int64_t max_axis = kind == NORM_ONE ? axes[1] : axes[0];
+        ok = ok && norm_step(st, TR_OP_SUM, &x, &sum_axis, 1) &&
+             norm_step(st, TR_OP_MAX, &x, &max_axis, 1);
+      } else {
+        ok = ok && norm_step(st, first, &x, all, n);
+      }
+      break;
+    }
+    case NORM_P:
+      ok = norm_step(st, TR_OP_ABS, &x, NULL, 0) && norm_binary(st, TR_OP_POW, &x, p) &&
+           norm_step(st, TR_OP_SUM, &x, all, n) && norm_binary(st, TR_OP_POW, &x, 1.0 / p);
+      break;
+  }
+  if (ok && !keep) {
+    TrAttrs sq;
+    tr_attrs_init(&sq);
+    if (n > 0) {
+      sq.n_axes = n;
+      memcpy(sq.axes, axes, sizeof(int64_t) * (size_t)n);
+    }
+    TfOperand r;
+    ok = tf_apply_operand(st, TR_OP_SQUEEZE, &x, 1, &sq, NULL, &r);
+    if (ok) {
+      tf_operand_clear(&x);
+      x = r;
+    }
+  }
+  if (!ok) {
+    tf_operand_clear(&x);
+    return NULL;
+  }
+  return tf_operand_to_value(st, &x);
+}
+
+/* ---- tf.split and tf.unstack ------------------------------------------------------------------
+ * Each piece is a StridedSlice of the value along the axis (TensorFlow's Split, SplitV and
+ * Unpack have one output per piece; a Trellis op has one output, so a piece is one node). */
+
+/* x[..., begin:end, ...] along `axis` of a rank-`rank` operand; with `shrink`, x[..., begin, ...].
+ */
+static PyObject *
+slice_piece(TfState *st, const TfOperand *x, int rank, int64_t axis, int64_t begin, int64_t end,
+            bool shrink, const char *name)
+{
+  int64_t b[TR_MAX_RANK] = {0}, e[TR_MAX_RANK] = {0}, s[TR_MAX_RANK];
+  for (int i = 0; i < rank; i++)
+    s[i] = 1;
+  b[axis] = begin;
+  e[axis] = end;
+  TrAttrs attrs;
+  tr_attrs_init(&attrs);
+  uint32_t others = (uint32_t)((1ull << rank) - 1) & ~(1u << axis);
+  attrs.begin_mask = others;
+  attrs.end_mask = others;
+  attrs.shrink_axis_mask = shrink ? 1u << axis : 0;
+  TrShape vec = tr_shape_make(1, (int64_t[]){rank});
+  TfOperand in[4] = {*x};
+  bool ok = true;
+  const int64_t *parts[3] = {b, e, s};
+  int made = 1;
+  for (int i = 0; ok && i < 3; i++, made++)
+    ok = tf_operand_from_tensor(st, tr_tensor_new_from_data(TR_INT64, &vec, parts[i]), &in[1 + i]);
+  PyObject *r = ok ? tf_apply(st, TR_OP_STRIDED_SLICE, in, 4, &attrs, name) : NULL;
+  for (int i = 1; i < made && i < 4; i++)
+    tf_operand_clear(&in[i]);
+  return r;
+}
+
+/* The axis of a split or unstack as an index, with the value's static size along it. */
+static bool
+piece_axis(TfState *st, const TfOperand *x, PyObject *axis_arg, int64_t dflt, bool unstack,
+           int64_t *axis, int64_t *size)
+{
+  int64_t axis_v;
+  if (!int_arg(st, axis_arg, "axis", dflt, &axis_v))
+    return false;
+  int rank = x->shape.rank;
+  if (rank == TR_UNKNOWN) {
+    PyErr_Format(st->errors[TF_ERROR_UNIMPLEMENTED],
+                 "tf.%s of a tensor of unknown rank is not supported yet",
+                 unstack ? "unstack" : "split");
+    return false;
+  }
+  if (unstack && rank == 0) {
+    PyErr_SetString(PyExc_ValueError, "Cannot unstack a scalar: it has no first dimension");
+    return false;
+  }
+  if (axis_v < -rank || axis_v >= rank) {
+    if (unstack)
+      PyErr_Format(PyExc_ValueError, "Argument `axis` = %lld not in range [%d, %d)",
+                   (long long)axis_v, -rank, rank);
+    else
+      PyErr_Format(tf_trace(st) ? PyExc_ValueError : st->errors[TF_ERROR_INVALID_ARGUMENT],
+                   "-input rank(-%d) <= split_dim < input rank (%d), but got %lld", rank, rank,
+                   (long long)axis_v);
+    return false;
+  }
+  *axis = axis_v < 0 ? axis_v + rank : axis_v;
+  *size = x->shape.dims[*axis];
+  return true;
+}
+
+/* " [Op:Split]" (or SplitV) after an eager split's error, as TF's eager errors end; nothing
+ * while tracing. */
+static const char *
+op_suffix(TfState *st, const char *type)
+{
+  if (tf_trace(st))
+    return "";
+  return strcmp(type, "SplitV") == 0 ? " [Op:SplitV]" : " [Op:Split]";
+}
+
+/* The sizes of tf.split's pieces: `n` equal ones, or a list with at most one -1. Transfer full,
+ * or NULL with an exception set. */
+static int64_t *
+split_sizes(TfState *st, PyObject *v, int64_t total, int64_t axis, int *n_out)
+{
+  if (PyLong_Check(v)) {
+    int64_t n;
+    if (!index_arg(v, &n))
+      return NULL;
+    if (n <= 0) {
+      PyErr_Format(tf_trace(st) ? PyExc_ValueError : st->errors[TF_ERROR_INVALID_ARGUMENT],
+                   "Number of ways to split should be > 0, but got %lld%s", (long long)n,
+                   op_suffix(st, "Split"));
+      return NULL;
+    }
+    if (total != TR_UNKNOWN && total % n != 0) {
+      PyErr_Format(tf_trace(st) ? PyExc_ValueError : st->errors[TF_ERROR_INVALID_ARGUMENT],
+                   "Number of ways to split should evenly divide the split dimension, but got "
+                   "split_dim %lld (size = %lld) and num_split %lld%s",
+                   (long long)axis, (long long)total, (long long)n, op_suffix(st, "Split"));
+      return NULL;
+    }
+    if (total == TR_UNKNOWN || n > INT_MAX / 2) {
+      PyErr_SetString(st->errors[TF_ERROR_UNIMPLEMENTED],
+                      "tf.split along a dimension not known while tracing is not supported yet");
+      return NULL;
+    }
+    int64_t *sizes = g_new(int64_t, n);
+    for (int64_t i = 0; i < n; i++)
+      sizes[i] = total / n;
+    *n_out = (int)n;
+    return sizes;
+  }
+  TrShape s;
+  if (!shape_arg(st, v, "num_or_size_splits", &s))
+    return NULL;
+  if (total == TR_UNKNOWN) {
+    PyErr_SetString(st->errors[TF_ERROR_UNIMPLEMENTED],
+                    "tf.split along a dimension not known while tracing is not supported yet");
+    return NULL;
+  }
+  int64_t known = 0;
+  int unknown_at = -1;
+  for (int i = 0; i < s.rank; i++) {
+    if (s.dims[i] == -1 && unknown_at < 0)
+      unknown_at = i;
+    else
+      known += s.dims[i];
+  }
+  bool fits = unknown_at < 0 ? known == total : known <= total;
+  if (!fits) {
+    PyErr_Format(tf_trace(st) ? PyExc_ValueError : st->errors[TF_ERROR_INVALID_ARGUMENT],
+                 "Determined shape must either match input shape along split_dim exactly if fully "
+                 "specified, or be less than the size of the input along split_dim if not fully "
+                 "specified.  Got: %lld%s",
+                 (long long)known, op_suffix(st, "SplitV"));
+    return NULL;
+  }
+  int64_t *sizes = g_new(int64_t, MAX(s.rank, 1));
+  memcpy(sizes, s.dims, sizeof(int64_t) * (size_t)s.rank);
+  if (unknown_at >= 0)
+    sizes[unknown_at] = total - known;
+  *n_out = s.rank;
+  return sizes;
+}
+
+/* A list of `n` pieces made by `piece`. */
+static PyObject *
+pieces_list(TfState *st, const TfOperand *x, int64_t axis, const int64_t *sizes, int n, bool shrink,
+            const char *name)
+{
+  PyObject *list = PyList_New(n);
+  int64_t at = 0;
+  for (int i = 0; list && i < n; i++) {
+    int64_t len = shrink ? 1 : sizes[i];
+    PyObject *t = slice_piece(st, x, x->shape.rank, axis, at, at + len, shrink, name);
+    if (!t) {
+      Py_CLEAR(list);
+      break;
+    }
+    PyList_SET_ITEM(list, i, t);
+    at += len;
+  }
+  return list;
+}
+
+static PyObject *
+tf_split(TfState *st, const OpsFunction *f, PyObject *const *a)
+{
+  TfOperand x;
+  if (!operand_arg(st, a[0], TR_DTYPE_INVALID, &x))
+    return NULL;
+  int64_t axis, total;
+  int n = 0;
+  g_autofree int64_t *sizes = NULL;
+  PyObject *r = NULL;
+  if (piece_axis(st, &x, a[2], 0, false, &axis, &total) &&
+      (sizes = split_sizes(st, a[1], total, axis, &n)))
+    r = pieces_list(st, &x, axis, sizes, n, false, name_arg(a[4], "split"));
+  tf_operand_clear(&x);
+  return r;
+}
+
+static PyObject *
+tf_unstack(TfState *st, const OpsFunction *f, PyObject *const *a)
+{
+  TfOperand x;
+  if (!operand_arg(st, a[0], TR_DTYPE_INVALID, &x))
+    return NULL;
+  int64_t axis, total, num;
+  PyObject *r = NULL;
+  if (piece_axis(st, &x, a[2], 0, true, &axis, &total) && int_arg(st, a[1], "num", total, &num)) {
+    g_autofree char *shape = tr_shape_to_string(&x.shape);
+    g_autofree char *dims = tr_shape_to_error_string(&x.shape);
+    if (num == TR_UNKNOWN)
+      PyErr_Format(PyExc_ValueError, "Cannot infer argument `num` from shape %s", shape);
+    else if (total != TR_UNKNOWN && num != total)
+      PyErr_Format(st->errors[TF_ERROR_INVALID_ARGUMENT],
+                   "Input shape axis %lld must equal %lld, got shape %s", (long long)axis,
+                   (long long)num, dims);
+    else
+      r = pieces_list(st, &x, axis, NULL, (int)num, true, name_arg(a[3], "unstack"));
+  }
+  tf_operand_clear(&x);
+  return r;
+}
+
+/* ---- tf.einsum ----------------------------------------------------------------------------------
+ * Composed of Trellis's ops, so that its gradient is theirs: each input has its repeated labels
+ * reduced to their diagonal (a product with an identity matrix, summed), is transposed to one
+ * order of all the equation's labels (the output's first, then the summed ones) with size-1
+ * axes for the labels it lacks, the inputs are multiplied (broadcasting) and the summed labels
+ * reduced. An ellipsis stands for the same trailing dims in every input, right-aligned. Labels
+ * are ints: a letter's code, or 128 + k for the k-th ellipsis dim from the right. */
+
+enum { EINSUM_MAX_INPUTS = 8, EINSUM_ELLIPSIS = 128 };
+
+typedef struct {
+  int labels[TR_MAX_RANK];
+  int n;
+} Labels;
+
+/* Appends the labels of `s` (len bytes) for an operand of `rank` dims (-1: the output, whose
+ * ellipsis has n_ell dims). */
+static bool
+einsum_parse(const char *s, size_t len, int rank, int n_ell_out, Labels *out, int *n_ell)
+{
+  out->n = 0;
+  int letters = 0;
+  bool ellipsis = false;
+  for (size_t i = 0; i < len; i++) {
+    if (s[i] == '.')
+      continue;
+    if (!g_ascii_isalpha(s[i]))
+      return false;
+    letters++;
+  }
+  const char *dots = g_strstr_len(s, (gssize)len, "...");
+  ellipsis = dots != NULL;
+  int ell = !ellipsis ? 0 : rank >= 0 ? rank - letters : n_ell_out;
+  if (ell < 0 || letters + ell > TR_MAX_RANK)
+    return false;
+  *n_ell = ell;
+  for (size_t i = 0; i < len; i++) {
+    if (s[i] == '.') {
+      if (dots != s + i)
+        continue;
+      for (int k = ell - 1; k >= 0; k--)
+        out->labels[out->n++] = EINSUM_ELLIPSIS + k;
+      continue;
+    }
+    out->labels[out->n++] = (unsigned char)s[i];
+  }
+  return true;
+}
+
+static int
+label_index(const Labels *l, int label)
+{
+  for (int i = 0; i < l->n; i++)
+    if (l->labels[i] == label)
+      return i;
+  return -1;
+}
+
+/* Replaces *x by op(x) with attrs; the caller clears x either way. */
+static bool
+einsum_step(TfState *st, TrOpId op, TfOperand *x, const TrAttrs *attrs)
+{
+  TfOperand r;
+  if (!tf_apply_operand(st, op, x, 1, attrs, NULL, &r))
+    return false;
+  tf_operand_clear(x);
+  *x = r;
+  return true;
+}
+
+/* x's diagonal over its dims p and q (same label): x * eye placed on p and q, summed over q. */
+static bool
+einsum_diagonal(TfState *st, TfOperand *x, int p, int q)
+{
+  int64_t n = x->shape.dims[p];
+  if (n == TR_UNKNOWN) {
+    PyErr_SetString(st->errors[TF_ERROR_UNIMPLEMENTED],
+                    "tf.einsum with a repeated label over a dimension not known while tracing is "
+                    "not supported yet");
+    return false;
+  }
+  TrShape mask_shape = {.rank = x->shape.rank};
+  for (int i = 0; i < mask_shape.rank; i++)
+    mask_shape.dims[i] = i == p || i == q ? n : 1;
+  g_autoptr(TrTensor) eye = tr_eye(n, n, x->dtype, NULL);
+  GError *error = NULL;
+  TrTensor *mask = eye ? tr_reshape(eye, mask_shape.dims, mask_shape.rank, &error) : NULL;
+  if (!mask)
+    return tf_raise_error(st, error), false;
+  TfOperand in[2] = {*x};
+  if (!tf_operand_from_tensor(st, mask, &in[1]))
+    return false;
+  TfOperand prod;
+  bool ok = tf_apply_operand(st, TR_OP_MUL, in, 2, NULL, NULL, &prod);
+  tf_operand_clear(&in[1]);
+  if (!ok)
+    return false;
+  tf_operand_clear(x);
+  *x = prod;
+  TrAttrs attrs;
+  reduce_attrs((int64_t[]){q}, 1, x->shape.rank, false, &attrs);
+  return einsum_step(st, TR_OP_SUM, x, &attrs);
+}
+
+/* Input x (labels l) as a tensor over `all` (n_all labels): diagonals taken, transposed, with
+ * size-1 axes for the labels it lacks. */
+static bool
+einsum_align(TfState *st, TfOperand *x, Labels *l, const Labels *all)
+{
+  for (int p = 0; p < l->n; p++) {
+    for (int q = p + 1; q < l->n; q++) {
+      if (l->labels[q] != l->labels[p])
+        continue;
+      if (!einsum_diagonal(st, x, p, q))
+        return false;
+      memmove(&l->labels[q], &l->labels[q + 1], sizeof(int) * (size_t)(l->n - q - 1));
+      l->n--;
+      q--;
+    }
+  }
+  TrAttrs perm;
+  tr_attrs_init(&perm);
+  perm.n_axes = 0;
+  for (int i = 0; i < all->n; i++) {
+    int at = label_index(l, all->labels[i]);
+    if (at >= 0)
+      perm.axes[perm.n_axes++] = at;
+  }
+  bool identity = true;
+  for (int i = 0; i < perm.n_axes; i++)
+    identity = identity && perm.axes[i] == i;
+  if (!identity && !einsum_step(st, TR_OP_TRANSPOSE, x, &perm))
+    return false;
+  for (int i = 0; i < all->n; i++) {
+    if (label_index(l, all->labels[i]) >= 0)
+      continue;
+    TrAttrs ex;
+    tr_attrs_init(&ex);
+    ex.axis = i;
+    if (!einsum_step(st, TR_OP_EXPAND_DIMS, x, &ex))
+      return false;
+  }
+  return true;
+}
+
+/* Each label's size must agree across inputs (ellipsis dims may broadcast from 1). */
+static bool
+einsum_check_dims(TfState *st, const TfOperand *x, const Labels *l, int64_t *sizes)
+{
+  for (int j = 0; j < l->n; j++) {
+    int label = l->labels[j];
+    int64_t d = x->shape.dims[j];
+    if (d == TR_UNKNOWN)
+      continue;
+    if (sizes[label] == TR_UNKNOWN || (label >= EINSUM_ELLIPSIS && sizes[label] == 1)) {
+      sizes[label] = d;
+      continue;
+    }
+    if (sizes[label] == d || (label >= EINSUM_ELLIPSIS && d == 1))
+      continue;
+    g_autofree char *s = tr_shape_to_error_string(&x->shape);
+    PyErr_Format(tf_trace(st) ? PyExc_ValueError : st->errors[TF_ERROR_INVALID_ARGUMENT],
+                 "Expected dimension %lld at axis %d of the input shaped %s but got dimension "
+                 "%lld",
+                 (long long)sizes[label], j, s, (long long)d);
+    return false;
+  }
+  return true;
+}
+
+static PyObject *
+einsum(TfState *st, const char *equation, PyObject *const *inputs, int n, const char *name)
+{
+  g_autofree char *eq = g_strdup(equation);
+  /* spaces are ignored */
+  char *w = eq;
+  for (const char *r = eq; *r; r++)
+    if (*r != ' ')
+      *w++ = *r;
+  *w = '\0';
+  char *arrow = strstr(eq, "->");
+  if (arrow)
+    *arrow = '\0';
+  g_auto(GStrv) parts = g_strsplit(eq, ",", -1);
+  int n_parts = (int)g_strv_length(parts);
+  if (n_parts != n || n > EINSUM_MAX_INPUTS) {
+    PyErr_Format(st->errors[TF_ERROR_INVALID_ARGUMENT], "Expected %d inputs but got: %d", n_parts,
+                 n);
+    return NULL;
+  }
+  TfOperand x[EINSUM_MAX_INPUTS];
+  Labels l[EINSUM_MAX_INPUTS], out, all;
+  int made = 0, n_ell = 0, max_ell = 0;
+  PyObject *result = NULL;
+  TrDType hint = TR_DTYPE_INVALID;
+  for (int i = 0; i < n && hint == TR_DTYPE_INVALID; i++)
+    hint = tf_dtype_of(st, inputs[i]);
+  for (; made < n; made++)
+    if (!operand_arg(st, inputs[made], hint, &x[made]))
+      goto done;
+  int64_t sizes[EINSUM_ELLIPSIS + TR_MAX_RANK];
+  for (size_t i = 0; i < G_N_ELEMENTS(sizes); i++)
+    sizes[i] = TR_UNKNOWN;
+  for (int i = 0; i < n; i++) {
+    if (x[i].dtype != x[0].dtype && !tf_trace(st)) {
+      PyErr_Format(st->errors[TF_ERROR_INVALID_ARGUMENT],
+                   "cannot compute Einsum as input #%d(zero-based) was expected to be a %s tensor "
+                   "but is a %s tensor [Op:Einsum]",
+                   i, tr_dtype_name(x[0].dtype), tr_dtype_name(x[i].dtype));
+      goto done;
+    }
+    int rank = x[i].shape.rank;
+    if (rank == TR_UNKNOWN) {
+      PyErr_SetString(st->errors[TF_ERROR_UNIMPLEMENTED],
+                      "tf.einsum of a tensor of unknown rank is not supported yet");
+      goto done;
+    }
+    if (!einsum_parse(parts[i], strlen(parts[i]), rank, 0, &l[i], &n_ell) || l[i].n != rank) {
+      PyErr_Format(st->errors[TF_ERROR_INVALID_ARGUMENT],
+                   "Expected input %d to have rank %d but got: %d", i,
+                   (int)(strlen(parts[i]) - (strstr(parts[i], "...") ? 3 : 0)), rank);
+      goto done;
+    }
+    max_ell = MAX(max_ell, n_ell);
+    if (!einsum_check_dims(st, &x[i], &l[i], sizes))
+      goto done;
+  }
+  if (arrow) {
+    if (!einsum_parse(arrow + 2, strlen(arrow + 2), -1, max_ell, &out, &n_ell)) {
+      PyErr_Format(st->errors[TF_ERROR_INVALID_ARGUMENT], "Invalid Einsum equation: %s", equation);
+      goto done;
+    }
+  } else {
+    /* Implicit output: the ellipsis, then the letters used once, in alphabetical order. */
+    out.n = 0;
+    for (int k = max_ell - 1; k >= 0; k--)
+      out.labels[out.n++] = EINSUM_ELLIPSIS + k;
+    for (int c = 'A'; c <= 'z'; c++) {
+      int count = 0;
+      for (int i = 0; i < n; i++)
+        for (int j = 0; j < l[i].n; j++)
+          count += l[i].labels[j] == c;
+      if (count == 1 && out.n < TR_MAX_RANK)
+        out.labels[out.n++] = c;
+    }
+  }
+  all = out;
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < l[i].n; j++) {
+      if (label_index(&all, l[i].labels[j]) >= 0)
+        continue;
+      if (all.n == TR_MAX_RANK) {
+        PyErr_SetString(st->errors[TF_ERROR_INVALID_ARGUMENT], "Too many labels in an einsum");
+        goto done;
+      }
+      all.labels[all.n++] = l[i].labels[j];
+    }
+  }
+  for (int i = 0; i < out.n; i++) {
+    bool found = false;
+    for (int k = 0; k < n && !found; k++)
+      found = label_index(&l[k], out.labels[i]) >= 0;
+    if (!found) {
+      PyErr_Format(st->errors[TF_ERROR_INVALID_ARGUMENT],
+                   "Output subscript contains a label not in any input: %s", equation);
+      goto done;
+    }
+  }
+  for (int i = 0; i < n; i++)
+    if (!einsum_align(st, &x[i], &l[i], &all))
+      goto done;
+  TfOperand acc = x[0];
+  memset(&x[0], 0, sizeof x[0]);
+  for (int i = 1; i < n; i++) {
+    TfOperand in[2] = {acc, x[i]}, prod;
+    bool ok = tf_apply_operand(st, TR_OP_MUL, in, 2, NULL, NULL, &prod);
+    tf_operand_clear(&acc);
+    if (!ok) {
+      memset(&acc, 0, sizeof acc);
+      goto done;
+    }
+    acc = prod;
+  }
+  if (all.n > out.n) {
+    int64_t axes[TR_MAX_RANK];
+    for (int i = out.n; i < all.n; i++)
+      axes[i - out.n] = i;
+    TrAttrs attrs;
+    reduce_attrs(axes, all.n - out.n, acc.shape.rank, false, &attrs);
+    TfOperand r;
+    bool ok = tf_apply_operand(st, TR_OP_SUM, &acc, 1, &attrs, name, &r);
+    tf_operand_clear(&acc);
+    if (!ok)
+      goto done;
+    acc = r;
+  }
+  result = tf_operand_to_value(st, &acc);
+done:
+  for (int i = 0; i < made; i++)
+    tf_operand_clear(&x[i]);
+  return result;
+}
+
+/* tf.einsum(equation, *inputs, name=None): its own entry, for the variadic inputs. */
+static PyObject *
+tf_einsum_entry(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+  TfState *st = tf_state();
+  PyObject *name = NULL;
+  Py_ssize_t nk = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  for (Py_ssize_t i = 0; i < nk; i++) {
+    PyObject *k = PyTuple_GET_ITEM(kwnames, i);
+    if (PyUnicode_CompareWithASCIIString(k, "name") != 0)
+      return PyErr_Format(PyExc_TypeError, "Invalid keyword argument(s): %R", k);
+    name = args[nargs + i];
+  }
+  if (nargs < 1 || !PyUnicode_Check(args[0]))
+    return PyErr_Format(PyExc_TypeError, "einsum() missing 1 required positional argument: "
+                                         "'equation'");
+  const char *equation = PyUnicode_AsUTF8(args[0]);
+  if (!equation)
+    return NULL;
+  Py_ssize_t n = nargs - 1;
+  PyObject *const *inputs = args + 1;
+  PyObject *seq = NULL;
+  /* tf.einsum('ij,jk', [a, b]) is accepted too: one list holds the inputs. */
+  if (n == 1 && (PyList_Check(args[1]) || PyTuple_Check(args[1])) && strchr(equation, ',')) {
+    seq = PySequence_Tuple(args[1]);
+    if (!seq)
+      return NULL;
+    n = PyTuple_GET_SIZE(seq);
+    inputs = &PyTuple_GET_ITEM(seq, 0);
+  }
+  PyObject *r = einsum(st, equation, inputs, (int)MIN(n, INT_MAX), name_arg(name, "einsum"));
+  Py_XDECREF(seq);
+  return r;
+}
+
+static PyMethodDef einsum_def = {"einsum", (PyCFunction)(void (*)(void))tf_einsum_entry,
+                                 METH_FASTCALL | METH_KEYWORDS,
+                                 "einsum(equation, *inputs, name=None)\n--\n\n"};
+
 /* ---- the table ------------------------------------------------------------------------------- */
 
 static const char *const P_SHAPE_DTYPE[] = {"shape", "dtype", "name", NULL};
@@ -1276,6 +2118,15 @@ static const char *const P_CONV2D[] = {"input",       "filters",   "strides", "p
 static const char *const P_UNIFORM[] = {"shape", "minval", "maxval", "dtype", "seed", "name", NULL};
 static const char *const P_NORMAL[] = {"shape", "mean", "stddev", "dtype", "seed", "name", NULL};
 static const char *const P_SEED[] = {"seed", NULL};
+static const char *const P_LEAKY[] = {"features", "alpha", "name", NULL};
+static const char *const P_TILE[] = {"input", "multiples", "name", NULL};
+static const char *const P_BROADCAST[] = {"input", "shape", "name", NULL};
+static const char *const P_REVERSE[] = {"tensor", "axis", "name", NULL};
+static const char *const P_SORT[] = {"values", "axis", "direction", "name", NULL};
+static const char *const P_ARGSORT[] = {"values", "axis", "direction", "stable", "name", NULL};
+static const char *const P_NORM[] = {"tensor", "ord", "axis", "keepdims", "name", NULL};
+static const char *const P_SPLIT[] = {"value", "num_or_size_splits", "axis", "num", "name", NULL};
+static const char *const P_UNSTACK[] = {"value", "num", "axis", "name", NULL};
 
 /* Every function: Python name, body, parameters, required count, op (IDENTITY for bodies that
  * read none), default node name (TF's functions name theirs "Add" where `x + y` says "add";
@@ -1353,6 +2204,18 @@ static const char *const P_SEED[] = {"seed", NULL};
   X(relu, tf_relu, P_RELU, 1, RELU, NULL, IN_NN)                                                   \
   X(softmax, tf_softmax, P_SOFTMAX, 1, SOFTMAX, NULL, IN_NN | IN_MATH)                             \
   X(conv2d, tf_conv2d, P_CONV2D, 4, CONV2D, NULL, IN_NN)                                           \
+  X(softplus, unary_body, P_RELU, 1, SOFTPLUS, NULL, IN_NN | IN_MATH)                              \
+  X(relu6, unary_body, P_RELU, 1, RELU6, NULL, IN_NN)                                              \
+  X(leaky_relu, tf_leaky_relu, P_LEAKY, 1, SELECT, NULL, IN_NN)                                    \
+  /* layout and order */                                                                           \
+  X(tile, tf_shaped, P_TILE, 2, TILE, NULL, IN_TF)                                                 \
+  X(broadcast_to, tf_shaped, P_BROADCAST, 2, BROADCAST_TO, NULL, IN_TF)                            \
+  X(reverse, tf_reverse, P_REVERSE, 2, REVERSE, NULL, IN_TF)                                       \
+  X(sort, tf_sort, P_SORT, 1, SORT, NULL, IN_TF)                                                   \
+  X(argsort, tf_sort, P_ARGSORT, 1, ARGSORT, NULL, IN_TF)                                          \
+  X(split, tf_split, P_SPLIT, 2, STRIDED_SLICE, NULL, IN_TF)                                       \
+  X(unstack, tf_unstack, P_UNSTACK, 1, STRIDED_SLICE, NULL, IN_TF)                                 \
+  X(norm, tf_norm, P_NORM, 1, SQRT, NULL, IN_TF | IN_LINALG)                                       \
   /* tf.random */                                                                                  \
   X(uniform, tf_random, P_UNIFORM, 1, RANDOM_UNIFORM, NULL, IN_RANDOM)                             \
   X(normal, tf_random, P_NORMAL, 1, RANDOM_NORMAL, NULL, IN_RANDOM)                                \
@@ -1458,8 +2321,16 @@ tf_ops_init(PyObject *module, TfState *st)
     }
     Py_DECREF(fn);
   }
+  PyObject *einsum_fn = PyCFunction_NewEx(&einsum_def, NULL, module_name); /* owned */
   Py_DECREF(module_name);
-  return 0;
+  if (!einsum_fn)
+    return -1;
+  int r = PyModule_AddObjectRef(st->module, "einsum", einsum_fn) < 0 ||
+                  PyModule_AddObjectRef(st->mod_linalg, "einsum", einsum_fn) < 0
+              ? -1
+              : 0;
+  Py_DECREF(einsum_fn);
+  return r;
 }
 
 void
