@@ -1336,6 +1336,14 @@ passthrough_next(TrIterator *it, TrTensor **out, bool *end, const TrRunContext *
 
 /* ---- shuffle ---- */
 
+/* The buffer's free function: a moved-out element leaves NULL behind. */
+static void
+tensor_unref0(gpointer t)
+{
+  if (t)
+    tr_tensor_unref(t);
+}
+
 static bool
 shuffle_start(TrIterator *it, GError **error)
 {
@@ -1344,7 +1352,7 @@ shuffle_start(TrIterator *it, GError **error)
   guint32 seed[4] = {(guint32)ds->seed, (guint32)(ds->seed >> 32), (guint32)pass,
                      (guint32)(pass >> 32)};
   it->rng = g_rand_new_with_seed_array(seed, 4);
-  it->buffer = g_ptr_array_new_with_free_func((GDestroyNotify)tr_tensor_unref);
+  it->buffer = g_ptr_array_new_with_free_func(tensor_unref0);
   return input_start(it, error);
 }
 

@@ -1214,12 +1214,14 @@ dataset_map(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *k
 /* ---- more transformations ---------------------------------------------------------------------
  */
 
-/* The Dataset object for `ds` (transfer full; NULL: raise `error`) with self's element spec. */
+/* The Dataset object for `ds` (transfer full; NULL: raise *error, which the call that made ds
+ * set: a pointer, as that call is an argument evaluated in any order) with self's element
+ * spec. */
 static PyObject *
-wrap_like(TfState *st, PyObject *self, TrDataset *ds, GError *error, const char *kind)
+wrap_like(TfState *st, PyObject *self, TrDataset *ds, GError **error, const char *kind)
 {
   if (!ds)
-    return tf_raise_any(st, error);
+    return tf_raise_any(st, *error);
   TfDataset *d = (TfDataset *)self;
   return dataset_wrap_inner(st, ds, Py_NewRef(d->structure), kind,
                             d->inner ? Py_NewRef(d->inner) : NULL);
@@ -1304,7 +1306,7 @@ dataset_prefetch(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObje
       !(input = eager_dataset_or_raise(self, "prefetch")))
     return NULL;
   GError *error = NULL;
-  return wrap_like(tf_state(), self, tr_dataset_new_prefetch(input, size, &error), error,
+  return wrap_like(tf_state(), self, tr_dataset_new_prefetch(input, size, &error), &error,
                    "_PrefetchDataset");
 }
 
@@ -1350,7 +1352,7 @@ dataset_shuffle(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObjec
   else
     s = ((uint64_t)g_random_int() << 32) | g_random_int();
   GError *error = NULL;
-  return wrap_like(st, self, tr_dataset_new_shuffle(input, size, s, reshuffle != 0, &error), error,
+  return wrap_like(st, self, tr_dataset_new_shuffle(input, size, s, reshuffle != 0, &error), &error,
                    "_ShuffleDataset");
 }
 
@@ -1388,7 +1390,7 @@ dataset_filter(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject
   }
   Py_DECREF(ft.structure);
   GError *error = NULL;
-  return wrap_like(st, self, tr_dataset_new_filter(input, graph, &error), error, "_FilterDataset");
+  return wrap_like(st, self, tr_dataset_new_filter(input, graph, &error), &error, "_FilterDataset");
 }
 
 /* A structure whose component indices are those of `structure` plus `offset`. New reference. */
@@ -1586,7 +1588,7 @@ dataset_unbatch(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObjec
   if (!input)
     return NULL;
   GError *error = NULL;
-  return wrap_like(tf_state(), self, tr_dataset_new_unbatch(input, &error), error,
+  return wrap_like(tf_state(), self, tr_dataset_new_unbatch(input, &error), &error,
                    "_UnbatchDataset");
 }
 
@@ -1943,7 +1945,7 @@ dataset_padded_batch(PyObject *self, PyObject *const *args, Py_ssize_t nargs, Py
       tr_tensor_unref(values[i]);
   if (!ok)
     return NULL;
-  return wrap_like(st, self, ds, error, "_PaddedBatchDataset");
+  return wrap_like(st, self, ds, &error, "_PaddedBatchDataset");
 }
 
 static PyObject *
