@@ -129,6 +129,8 @@ typedef struct {
   /* tf-data.c */
   PyTypeObject *Dataset;
   PyTypeObject *Iterator;
+  PyObject *DatasetSpec; /* tf.data.DatasetSpec (owned) */
+  void *data_fn;         /* the flat_map/interleave function being traced (a DataFn), or NULL */
 
   /* tf-tensorarray.c */
   PyTypeObject *TensorArray;

@@ -196,6 +196,90 @@ test_dataset_batch(void)
 }
 
 static void
+test_dataset_counted_transformations(void)
+{
+  GError *error = NULL;
+  g_autoptr(TrDataset) r = tr_dataset_new_range(0, 5, 1, &error);
+  g_autoptr(TrDataset) take = tr_dataset_new_take(r, 2);
+  g_autoptr(TrDataset) skip = tr_dataset_new_skip(r, 3);
+  g_autoptr(TrDataset) twice = tr_dataset_new_repeat(take, 2);
+  g_autoptr(TrDataset) forever = tr_dataset_new_repeat(r, -1);
+  g_autoptr(TrDataset) head = tr_dataset_new_take(forever, 7);
+  check_values(drain(take, &error), (int64_t[]){0, 1}, 2);
+  check_values(drain(skip, &error), (int64_t[]){3, 4}, 2);
+  check_values(drain(twice, &error), (int64_t[]){0, 1, 0, 1}, 4);
+  check_values(drain(head, &error), (int64_t[]){0, 1, 2, 3, 4, 0, 1}, 7);
+  g_assert_cmpint(tr_dataset_cardinality(skip), ==, 2);
+  g_assert_cmpint(tr_dataset_cardinality(twice), ==, 4);
+  g_assert_cmpint(tr_dataset_cardinality(forever), ==, TR_DATASET_INFINITE_CARDINALITY);
+  g_assert_cmpint(tr_dataset_cardinality(head), ==, 7);
+  /* Repeating an empty dataset forever ends at once. */
+  g_autoptr(TrDataset) none = tr_dataset_new_take(r, 0);
+  g_autoptr(TrDataset) none_forever = tr_dataset_new_repeat(none, -1);
+  check_values(drain(none_forever, &error), NULL, 0);
+}
+
+static void
+test_dataset_zip_concatenate_shuffle(void)
+{
+  GError *error = NULL;
+  g_autoptr(TrDataset) a = tr_dataset_new_range(0, 3, 1, &error);
+  g_autoptr(TrDataset) b = tr_dataset_new_range(10, 20, 1, &error);
+  TrDataset *both[2] = {a, b};
+  g_autoptr(TrDataset) zip = tr_dataset_new_zip(both, 2);
+  g_assert_cmpint(tr_dataset_n_components(zip), ==, 2);
+  g_assert_cmpint(tr_dataset_cardinality(zip), ==, 3);
+  g_autoptr(TrDataset) cat = tr_dataset_new_concatenate(a, b, &error);
+  g_assert_cmpint(tr_dataset_cardinality(cat), ==, 13);
+  g_autoptr(GArray) values = drain(cat, &error);
+  g_assert_cmpint(values->len, ==, 13);
+  g_assert_cmpint(g_array_index(values, int64_t, 3), ==, 10);
+  g_assert_null(tr_dataset_new_concatenate(a, zip, &error));
+  g_assert_error(error, TR_GRAPH_ERROR, TR_GRAPH_ERROR_TYPE);
+  g_clear_error(&error);
+  /* A shuffle is a permutation; without reshuffling every pass has the same order. */
+  g_autoptr(TrDataset) sh = tr_dataset_new_shuffle(b, 4, 7, false, &error);
+  g_autoptr(GArray) first = drain(sh, &error);
+  g_autoptr(GArray) second = drain(sh, &error);
+  int64_t sum = 0;
+  for (guint i = 0; i < first->len; i++) {
+    sum += g_array_index(first, int64_t, i);
+    g_assert_cmpint(g_array_index(first, int64_t, i), ==, g_array_index(second, int64_t, i));
+  }
+  g_assert_cmpint(first->len, ==, 10);
+  g_assert_cmpint(sum, ==, 145);
+  g_assert_null(tr_dataset_new_shuffle(b, 0, 7, false, &error));
+  g_assert_error(error, TR_ERROR, TR_ERROR_INVALID_ARGUMENT);
+  g_clear_error(&error);
+}
+
+static void
+test_dataset_window_of_datasets(void)
+{
+  GError *error = NULL;
+  g_autoptr(TrDataset) r = tr_dataset_new_range(0, 5, 1, &error);
+  g_autoptr(TrDataset) w = tr_dataset_new_window(r, 2, 2, 1, false, &error);
+  g_assert_cmpint(tr_dataset_dtype(w, 0), ==, TR_VARIANT);
+  g_assert_cmpint(tr_dataset_cardinality(w), ==, 3);
+  g_autoptr(TrIterator) it = tr_iterator_new(w, &error);
+  const int64_t want[3][2] = {{0, 1}, {2, 3}, {4, -1}};
+  for (int k = 0; k < 3; k++) {
+    TrTensor *out[1];
+    bool end = false;
+    g_assert_true(tr_iterator_next(it, out, &end, NULL, &error));
+    g_assert_false(end);
+    g_autoptr(GArray) got = drain(tr_tensor_get_dataset(out[0]), &error);
+    g_assert_cmpint(got->len, ==, k < 2 ? 2 : 1);
+    for (guint i = 0; i < got->len; i++)
+      g_assert_cmpint(g_array_index(got, int64_t, i), ==, want[k][i]);
+    tr_tensor_unref(out[0]);
+  }
+  g_assert_null(tr_dataset_new_window(r, 0, 1, 1, false, &error));
+  g_assert_error(error, TR_ERROR, TR_ERROR_INVALID_ARGUMENT);
+  g_clear_error(&error);
+}
+
+static void
 test_dataset_map_runs_its_graph(void)
 {
   GError *error = NULL;
@@ -546,6 +630,9 @@ main(int argc, char **argv)
   g_test_add_func("/data/dataset/range", test_dataset_range);
   g_test_add_func("/data/dataset/batch", test_dataset_batch);
   g_test_add_func("/data/dataset/map-runs-its-graph", test_dataset_map_runs_its_graph);
+  g_test_add_func("/data/dataset/take-skip-repeat", test_dataset_counted_transformations);
+  g_test_add_func("/data/dataset/zip-concatenate-shuffle", test_dataset_zip_concatenate_shuffle);
+  g_test_add_func("/data/dataset/window-elements-are-datasets", test_dataset_window_of_datasets);
   g_test_add_func("/data/dataset/callbacks", test_dataset_callbacks);
   g_test_add_func("/data/iterator/get-next-advances-each-run",
                   test_iterator_get_next_advances_each_run);
