@@ -1472,6 +1472,79 @@ kernel_reverse(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTensor *ou
   return true;
 }
 
+/* ---- Shape, Size, Rank ----------------------------------------------------------------------
+ * What the input's shape is when the graph runs; any dtype in, attrs.dtype (Shape and Size:
+ * int32 or int64) out. Rank is int32, as TensorFlow's. */
+
+static TrDType
+index_out_dtype(const TrAttrs *attrs)
+{
+  return attrs->dtype == TR_INT64 ? TR_INT64 : TR_INT32;
+}
+
+static bool
+infer_shape_op(const TrTensorInfo *in, int n_in, const TrAttrs *attrs, TrDType *dtype,
+               TrShape *shape, GError **error)
+{
+  *dtype = index_out_dtype(attrs);
+  *shape =
+      tr_shape_make(1, (int64_t[]){in[0].shape.rank == TR_UNKNOWN ? TR_UNKNOWN : in[0].shape.rank});
+  return true;
+}
+
+static bool
+infer_scalar_index(const TrTensorInfo *in, int n_in, const TrAttrs *attrs, TrDType *dtype,
+                   TrShape *shape, GError **error)
+{
+  *dtype = index_out_dtype(attrs);
+  *shape = tr_shape_scalar();
+  return true;
+}
+
+static bool
+infer_rank(const TrTensorInfo *in, int n_in, const TrAttrs *attrs, TrDType *dtype, TrShape *shape,
+           GError **error)
+{
+  *dtype = TR_INT32;
+  *shape = tr_shape_scalar();
+  return true;
+}
+
+/* out[i] = values[i], in out's index dtype. */
+static void
+store_indices(TrTensor *out, const int64_t *values, int n)
+{
+  for (int i = 0; i < n; i++) {
+    if (out->dtype == TR_INT64)
+      ((int64_t *)tr_tensor_data(out))[i] = values[i];
+    else
+      ((int32_t *)tr_tensor_data(out))[i] = (int32_t)values[i];
+  }
+}
+
+static bool
+kernel_shape_op(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTensor *out, GError **error)
+{
+  store_indices(out, in[0]->shape.dims, in[0]->shape.rank);
+  return true;
+}
+
+static bool
+kernel_size(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTensor *out, GError **error)
+{
+  int64_t n = tr_tensor_num_elements(in[0]);
+  store_indices(out, &n, 1);
+  return true;
+}
+
+static bool
+kernel_rank(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTensor *out, GError **error)
+{
+  int64_t rank = in[0]->shape.rank;
+  store_indices(out, &rank, 1);
+  return true;
+}
+
 /* ---- registration ----------------------------------------------------------------------- */
 
 void
@@ -1514,6 +1587,12 @@ tr_ops_register_shape(TrOpDef *defs)
                                              .n_inputs = 4,
                                              .infer = infer_strided_slice_grad,
                                              .kernel = kernel_strided_slice_grad};
+  defs[TR_OP_SHAPE] =
+      (TrOpDef){.name = "Shape", .n_inputs = 1, .infer = infer_shape_op, .kernel = kernel_shape_op};
+  defs[TR_OP_SIZE] =
+      (TrOpDef){.name = "Size", .n_inputs = 1, .infer = infer_scalar_index, .kernel = kernel_size};
+  defs[TR_OP_RANK] =
+      (TrOpDef){.name = "Rank", .n_inputs = 1, .infer = infer_rank, .kernel = kernel_rank};
   defs[TR_OP_STOP_GRADIENT] = (TrOpDef){.name = "StopGradient",
                                         .n_inputs = 1,
                                         .infer = infer_stop_gradient,

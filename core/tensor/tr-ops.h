@@ -98,9 +98,14 @@ G_BEGIN_DECLS
   /* gradients (core/graph/grad.c emits them) */                                                   \
   X(CONV2D_BACKPROP_INPUT, "Conv2DBackpropInput")                                                  \
   X(CONV2D_BACKPROP_FILTER, "Conv2DBackpropFilter")                                                \
-  X(STRIDED_SLICE_GRAD, "StridedSliceGrad")                                                      \
+  X(STRIDED_SLICE_GRAD, "StridedSliceGrad")                                                        \
   /* an identity that gradients do not pass (tf.stop_gradient) */                                  \
-  X(STOP_GRADIENT, "StopGradient")
+  X(STOP_GRADIENT, "StopGradient")                                                                 \
+  /* a tensor's shape, element count and rank as values (attrs.dtype: int32 or int64), for         \
+   * graphs where they are known only at run time; eager code and known shapes make constants */   \
+  X(SHAPE, "Shape")                                                                                \
+  X(SIZE, "Size")                                                                                  \
+  X(RANK, "Rank")
 
 typedef enum {
 #define TR_OP_ENUM(id, tf) TR_OP_##id,

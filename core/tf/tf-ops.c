@@ -1054,18 +1054,18 @@ index_tensor(TrDType dtype, const int64_t *values, int n)
   return r;
 }
 
+/* A Shape, Size or Rank node for a value whose shape is known only when the graph runs. */
 static PyObject *
-unknown_shape_error(TfState *st, const char *fname, const TrShape *shape)
+shape_node(TfState *st, TrOpId op, PyObject *x, TrDType dt, const char *name)
 {
-  g_autofree char *text = tr_shape_to_string(shape);
-  PyErr_Format(st->errors[TF_ERROR_UNIMPLEMENTED],
-               "tf.%s of a tensor of shape %s, not fully known while tracing, is not supported yet",
-               fname, text);
-  return NULL;
+  TrAttrs attrs;
+  tr_attrs_init(&attrs);
+  attrs.dtype = dt;
+  return apply1(st, op, x, &attrs, name);
 }
 
-/* tf.shape: computed here from the static shape (a Const node while tracing, which needs it
- * fully known). */
+/* tf.shape: the static shape as a constant when it is fully known (always, eagerly); a Shape
+ * node otherwise. */
 static PyObject *
 tf_shape(TfState *st, const OpsFunction *f, PyObject *const *a)
 {
@@ -1074,7 +1074,7 @@ tf_shape(TfState *st, const OpsFunction *f, PyObject *const *a)
   if (!index_dtype_arg(st, a[1], &dt) || !shape_of_arg(st, a[0], &shape))
     return NULL;
   if (!tr_shape_is_fully_defined(&shape))
-    return unknown_shape_error(st, f->name, &shape);
+    return shape_node(st, TR_OP_SHAPE, a[0], dt, name_arg(a[2], "Shape"));
   return constant_value(st, index_tensor(dt, shape.dims, shape.rank), name_arg(a[2], "Shape"));
 }
 
@@ -1087,7 +1087,7 @@ tf_size(TfState *st, const OpsFunction *f, PyObject *const *a)
   if (!index_dtype_arg(st, a[1], &dt) || !shape_of_arg(st, a[0], &shape))
     return NULL;
   if (!tr_shape_is_fully_defined(&shape))
-    return unknown_shape_error(st, f->name, &shape);
+    return shape_node(st, TR_OP_SIZE, a[0], dt, name_arg(a[2], "Size"));
   int64_t n = tr_shape_num_elements(&shape);
   return constant_value(st, index_tensor(dt, &n, -1), name_arg(a[2], "Size"));
 }
@@ -1100,7 +1100,7 @@ tf_rank(TfState *st, const OpsFunction *f, PyObject *const *a)
   if (!shape_of_arg(st, a[0], &shape))
     return NULL;
   if (shape.rank == TR_UNKNOWN)
-    return unknown_shape_error(st, f->name, &shape);
+    return shape_node(st, TR_OP_RANK, a[0], TR_INT32, name_arg(a[1], "Rank"));
   int64_t rank = shape.rank;
   return constant_value(st, index_tensor(TR_INT32, &rank, -1), name_arg(a[1], "Rank"));
 }
