@@ -78,6 +78,8 @@ typedef struct {
 
   /* tf-tensor.c */
   PyTypeObject *Tensor;
+  PyTypeObject *EagerTensor;    /* what eager values are made of: a subclass of Tensor */
+  PyTypeObject *SymbolicTensor; /* what graph outputs are made of, while tracing */
   PyTypeObject *TensorShape;
   PyTypeObject *TensorIterator; /* iter() of an eager tensor */
   PyTypeObject *Reference;      /* Tensor.ref(): a hashable key standing for a tensor */
@@ -142,10 +144,10 @@ typedef struct {
                   * to itself while on the list) */
   PyTypeObject *CustomGradient;   /* what tf.custom_gradient(f) returns */
   PyObject *UnconnectedGradients; /* the tf.UnconnectedGradients enum class (owned) */
-  PyObject *variable_watch; /* while a custom_gradient's function runs: the list of trainable
-                             * Variables it read (owned), else NULL */
-  int watch_warnings;       /* "dtype of the watched tensor" warnings printed (TF: at most 5) */
-  bool persistent_warned;   /* the persistent-tape-gradient-in-context warning was printed */
+  PyObject *variable_watch;       /* while a custom_gradient's function runs: the list of trainable
+                                   * Variables it read (owned), else NULL */
+  int watch_warnings;     /* "dtype of the watched tensor" warnings printed (TF: at most 5) */
+  bool persistent_warned; /* the persistent-tape-gradient-in-context warning was printed */
 
   /* tf-keras.c */
   PyObject *keras;   /* the tensorflow.keras module (owned) */
@@ -159,7 +161,7 @@ typedef struct {
 /* clang-format off */
 #define TF_STATE_OBJECTS(X)                                                                        \
   X(DType) X(OpError) X(OperatorNotAllowedInGraphError)                                            \
-  X(Tensor) X(TensorShape) X(TensorIterator) X(Reference)                                          \
+  X(Tensor) X(EagerTensor) X(SymbolicTensor) X(TensorShape) X(TensorIterator) X(Reference)                                          \
   X(numpy) X(np_ndarray) X(np_generic) X(np_array)                                                 \
   X(Variable) X(ResourceVariable)                                                                 \
   X(Function) X(ConcreteFunction) X(TensorSpec) X(Graph) X(InitScope) X(py_support)                \
@@ -228,12 +230,12 @@ bool tf_parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, P
 static inline bool
 tf_is_tensor(TfState *st, PyObject *v)
 {
-  return Py_IS_TYPE(v, st->Tensor);
+  return Py_IS_TYPE(v, st->EagerTensor) || Py_IS_TYPE(v, st->SymbolicTensor);
 }
 static inline bool
 tf_is_symbolic(TfState *st, PyObject *v)
 {
-  return tf_is_tensor(st, v) && ((TfTensor *)v)->value == NULL;
+  return Py_IS_TYPE(v, st->SymbolicTensor);
 }
 /* The eager value of a tensor object (borrowed), NULL when symbolic. */
 static inline TrTensor *

@@ -70,7 +70,7 @@ tf_tensor_new(TfState *st, TrTensor *t)
 {
   if (!t)
     return NULL;
-  TfTensor *o = PyObject_New(TfTensor, st->Tensor);
+  TfTensor *o = PyObject_New(TfTensor, st->EagerTensor);
   if (!o) {
     tr_tensor_unref(t);
     return NULL;
@@ -93,7 +93,7 @@ tf_result(TfState *st, TrTensor *t, GError *error)
 PyObject *
 tf_symbolic_new(TfState *st, TrGraph *graph, TrOutput out)
 {
-  TfTensor *o = PyObject_New(TfTensor, st->Tensor);
+  TfTensor *o = PyObject_New(TfTensor, st->SymbolicTensor);
   if (!o)
     return NULL;
   o->value = NULL;
@@ -2160,10 +2160,36 @@ static PyType_Slot tensor_slots[] = {
 };
 
 static PyType_Spec tensor_spec = {
-    .name = "tensorflow.Tensor",
+    .name = "tensorflow.python.framework.tensor.Tensor",
+    .basicsize = sizeof(TfTensor),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .slots = tensor_slots,
+};
+
+/* The classes tensors are made of, as TensorFlow's: EagerTensor holds a value, SymbolicTensor
+ * is a graph's output while a Function traces. Both are tf.Tensor and add nothing to it. */
+static PyType_Slot eager_tensor_slots[] = {
+    {Py_tp_doc, "Base class for EagerTensor."},
+    {0, NULL},
+};
+
+static PyType_Spec eager_tensor_spec = {
+    .name = "tensorflow.python.framework.ops.EagerTensor",
     .basicsize = sizeof(TfTensor),
     .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
-    .slots = tensor_slots,
+    .slots = eager_tensor_slots,
+};
+
+static PyType_Slot symbolic_tensor_slots[] = {
+    {Py_tp_doc, "A symbolic tensor from a graph."},
+    {0, NULL},
+};
+
+static PyType_Spec symbolic_tensor_spec = {
+    .name = "tensorflow.python.framework.ops.SymbolicTensor",
+    .basicsize = sizeof(TfTensor),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .slots = symbolic_tensor_slots,
 };
 
 /* ---- tf.constant and tf.convert_to_tensor --------------------------------------------------- */
@@ -2359,6 +2385,13 @@ tf_tensor_init(PyObject *module, TfState *st)
   Py_XDECREF(priority);
   if (r < 0)
     return -1;
+  st->EagerTensor =
+      (PyTypeObject *)PyType_FromModuleAndSpec(module, &eager_tensor_spec, (PyObject *)st->Tensor);
+  st->SymbolicTensor = st->EagerTensor ? (PyTypeObject *)PyType_FromModuleAndSpec(
+                                             module, &symbolic_tensor_spec, (PyObject *)st->Tensor)
+                                       : NULL;
+  if (!st->SymbolicTensor)
+    return -1;
   st->TensorShape = (PyTypeObject *)PyType_FromModuleAndSpec(module, &shape_spec, NULL);
   st->TensorIterator =
       st->TensorShape ? (PyTypeObject *)PyType_FromModuleAndSpec(module, &tensor_iter_spec, NULL)
@@ -2386,5 +2419,7 @@ tf_tensor_clear(TfState *st)
   Py_CLEAR(st->Reference);
   Py_CLEAR(st->TensorIterator);
   Py_CLEAR(st->TensorShape);
+  Py_CLEAR(st->SymbolicTensor);
+  Py_CLEAR(st->EagerTensor);
   Py_CLEAR(st->Tensor);
 }

@@ -377,7 +377,7 @@ class TracedFunctions(DapTestCase):
         self.assertEqual(local["x"]["value"], "<tf.Tensor 'x:0' shape=(2,) dtype=float32>")
         self.assertRegex(local["y"]["value"], r"^<tf\.Tensor '[\w/]+:0' shape=\(2,\) "
                                               r"dtype=float32>$")
-        self.assertEqual(local["y"]["type"], "Tensor")
+        self.assertEqual(local["y"]["type"], "SymbolicTensor")  # TensorFlow's class of a traced value
         self.resume(thread, msg_id)
         self.assertEqual(self.value("out.numpy().tolist()"), "[3.0, 5.0]")
         # A cached call runs the graph: nothing stops, and the trace events say why.
