@@ -281,7 +281,8 @@ _training_stack = []
 
 
 def _format_argument(value):
-    if isinstance(value, (tf.Tensor, tf.Variable)):
+    # A KerasTensor shows as the placeholder Keras traces the layer with.
+    if isinstance(value, (tf.Tensor, tf.Variable)) or _is_keras_tensor(value):
         return "tf.Tensor(shape=%s, dtype=%s)" % (value.shape, value.dtype.name)
     return repr(value)
 
@@ -456,8 +457,12 @@ class Layer(tf.Module):
         inputs = self._prepare_input(inputs)
         if any(_is_keras_tensor(t) for t in _flatten(inputs)):
             return _functional_call(self, inputs, args, kwargs)
-        if "training" not in kwargs and _training_stack and self._call_accepts("training"):
-            kwargs["training"] = _training_stack[-1]
+        training = kwargs.pop("training", None)
+        if training is None and _training_stack:
+            training = _training_stack[-1]
+        # As Keras, `training` reaches call only if call declares it.
+        if training is not None and self._call_accepts("training"):
+            kwargs["training"] = training
         if self.input_spec is not None and not isinstance(inputs, (list, tuple, dict)):
             self.input_spec.check(inputs, self.name)
         if not self.built:
@@ -468,8 +473,7 @@ class Layer(tf.Module):
         if outer:
             for layer in self._flatten_layers():
                 layer._losses = []
-        _training_stack.append(kwargs.get("training", _training_stack[-1] if _training_stack
-                                          else None))
+        _training_stack.append(training)
         try:
             return self.call(inputs, *args, **kwargs)
         except Exception as error:

@@ -422,7 +422,23 @@ def _squeeze_or_expand(y_pred, y_true=None, sample_weight=None):
 
 
 def _num_elements(t):
-    return tf.cast(tf.size(t), t.dtype)
+    """The number of elements of `t` as a scalar of its dtype; counted with a sum while tracing
+    with dimensions unknown."""
+    dims = t.shape.as_list()
+    if None not in dims:
+        return tf.cast(math.prod(dims), t.dtype)
+    return tf.reduce_sum(tf.ones_like(t))
+
+
+def _batch_size(t):
+    """The size of `t`'s first dimension as a float32 scalar."""
+    dims = t.shape.as_list()
+    if dims[0] is not None:
+        return tf.constant(float(dims[0]))
+    rest = math.prod(d for d in dims[1:]) if None not in dims[1:] else None
+    if rest:
+        return tf.reduce_sum(tf.ones_like(tf.cast(t, tf.float32))) / float(rest)
+    return tf.cast(tf.shape(t)[0], tf.float32)
 
 
 def _div_no_nan(a, b):
@@ -708,7 +724,7 @@ class Reduce(Metric):
         if sample_weight is not None:
             count = tf.reduce_sum(sample_weight)
         else:
-            count = tf.cast(tf.size(values), self._dtype)
+            count = tf.cast(_num_elements(values), self._dtype)
         self.count.assign_add(count)
 
     def result(self):
@@ -1321,6 +1337,15 @@ def _is_dataset(value):
     return type(value).__name__.endswith("Dataset") or hasattr(value, "element_spec")
 
 
+def _pack(x, y=None, sample_weight=None):
+    """A batch as Keras gives it to train_step: (x,), (x, y) or (x, y, sample_weight)."""
+    if y is None and sample_weight is None:
+        return (x,)
+    if sample_weight is None:
+        return (x, y)
+    return (x, y, sample_weight)
+
+
 def _unpack(data):
     if isinstance(data, (list, tuple)) and not hasattr(data, "_fields"):
         if len(data) == 1:
@@ -1432,8 +1457,7 @@ class _CompiledLoss:
         total = values[0]
         for v in values[1:]:
             total = total + v
-        batch = tf.cast(tf.shape(y_pred)[0], tf.float32)
-        self.metric.update_state(total, sample_weight=batch)
+        self.metric.update_state(total, sample_weight=_batch_size(y_pred))
         return total
 
 
@@ -1684,12 +1708,12 @@ class Model(Layer):
 
     def _step_function(self, step):
         if self._run_eagerly:
-            return step
+            return lambda x, y, sample_weight: step(_pack(x, y, sample_weight))
 
         def run(x, y, sample_weight):
             _keras_step.append(True)
             try:
-                return step((x, y, sample_weight))
+                return step(_pack(x, y, sample_weight))
             finally:
                 _keras_step.pop()
         return tf.function(run, reduce_retracing=True)
@@ -1805,25 +1829,23 @@ class Model(Layer):
                                  verbose=verbose, epochs=1, steps=data.steps)
         predict_function = self.make_predict_function()
         callbacks.on_predict_begin()
-        outputs = None
+        batches = []
         for step, (bx, _, _) in data.batches():
             callbacks.on_predict_batch_begin(step)
             batch = predict_function(bx, None, None)
             batch = _map_structure(lambda t: t.numpy(), batch)
-            if outputs is None:
-                outputs = _map_structure(lambda t: [t], batch)
-            else:
-                flat_out, flat_batch = _flatten(outputs), _flatten(batch)
-                for acc, value in zip(flat_out, flat_batch):
-                    acc.append(value)
+            batches.append(batch)
             callbacks.on_predict_batch_end(step, {"outputs": batch})
-        if outputs is None:
+        if not batches:
             raise ValueError("Unexpected result of `predict_function` (Empty batch_outputs). "
                              "Please use `Model.compile(..., run_eagerly=True)`, or "
                              "`tf.config.run_functions_eagerly(True)` for more information of "
                              "where went wrong, or file a issue/bug to `tf.keras`.")
         callbacks.on_predict_end()
-        return _map_structure_lists(lambda parts: np.concatenate(parts, axis=0), outputs)
+        # Each output concatenated over the batches, in the structure of one batch's outputs.
+        columns = zip(*[_flatten(b) for b in batches])
+        joined = iter([np.concatenate(parts, axis=0) for parts in columns])
+        return _map_structure(lambda _: next(joined), batches[0])
 
     def train_on_batch(self, x, y=None, sample_weight=None, reset_metrics=True,
                        return_dict=False):
@@ -1848,17 +1870,6 @@ class Model(Layer):
 # Non-empty while fit, evaluate or predict traces a step: their batches come with the batch size
 # unknown, as Keras's (tf.data) batches do.
 _keras_step = []
-
-
-def _map_structure_lists(fn, structure):
-    """Maps fn over the lists at the leaves of a structure of lists (predict's batches)."""
-    if isinstance(structure, list) and (not structure or isinstance(structure[0], np.ndarray)):
-        return fn(structure)
-    if isinstance(structure, (list, tuple)):
-        return type(structure)(_map_structure_lists(fn, s) for s in structure)
-    if isinstance(structure, dict):
-        return {k: _map_structure_lists(fn, v) for k, v in structure.items()}
-    return fn(structure)
 
 
 def _shape_structure(shape):
