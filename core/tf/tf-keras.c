@@ -11,11 +11,19 @@
  * then finds the finished module. Programs that never touch Keras never compile it.
  */
 #include "keras-py.h"
+#include "keras_training-py.h"
 #include "tf-private.h"
 
-/* The name keras.py's code objects carry, and its entry in linecache (tracebacks show its
- * lines). */
-#define KERAS_FILE "<tensorflow/keras.py>"
+/* The Python files of Keras, run in this order in tensorflow.keras's namespace: keras.py (layers,
+ * initializers, optimizers), then keras_training.py (models, the functional API, losses,
+ * metrics, callbacks and the training loop), which builds on what the first defined. Each
+ * name is what its code objects carry and its entry in linecache (tracebacks show its lines). */
+static const struct {
+  const char *source, *file;
+} keras_files[] = {
+    {tf_keras_source, "<tensorflow/keras.py>"},
+    {tf_keras_training_source, "<tensorflow/keras_training.py>"},
+};
 
 /* The submodules, filled by keras.py. */
 static const struct {
@@ -27,19 +35,22 @@ static const struct {
     {"optimizers", "Keras optimizers."},
     {"models", "Keras models."},
     {"backend", "Keras backend utilities."},
+    {"losses", "Keras loss functions."},
+    {"metrics", "Keras metrics."},
+    {"callbacks", "Keras callbacks: hooks into fit, evaluate and predict."},
+    {"utils", "Keras utilities."},
 };
 
-/* Puts keras.py's text in linecache so that tracebacks through Keras show source lines. Best
- * effort: a failure only loses those lines. */
+/* Puts a Keras file's text in linecache so that tracebacks through Keras show source lines.
+ * Best effort: a failure only loses those lines. */
 static void
-register_source(PyObject *source)
+register_source(PyObject *source, const char *file)
 {
   PyObject *linecache = PyImport_ImportModule("linecache");
   PyObject *cache = linecache ? PyObject_GetAttrString(linecache, "cache") : NULL;
   PyObject *lines = cache ? PyUnicode_Splitlines(source, 1) : NULL;
   PyObject *entry =
-      lines ? Py_BuildValue("(nOOs)", PyUnicode_GET_LENGTH(source), Py_None, lines, KERAS_FILE)
-            : NULL;
+      lines ? Py_BuildValue("(nOOs)", PyUnicode_GET_LENGTH(source), Py_None, lines, file) : NULL;
   if (!entry || PyObject_SetItem(cache, PyTuple_GET_ITEM(entry, 3), entry) < 0)
     PyErr_Clear();
   Py_XDECREF(entry);
@@ -48,30 +59,39 @@ register_source(PyObject *source)
   Py_XDECREF(linecache);
 }
 
-/* Runs keras.py in tensorflow.keras's namespace. False with the exception set; a later lookup
- * then tries again. */
+/* Runs one Keras file in `globals`. False with the exception set. */
 static bool
-keras_load(TfState *st)
+run_file(PyObject *globals, const char *text, const char *file)
 {
-  /* Set first: keras.py reading its own modules while it runs must not start it again. */
-  st->keras_loaded = true;
-  PyObject *globals = PyModule_GetDict(st->keras); /* borrowed */
   PyObject *result = NULL;
-  PyObject *source = PyUnicode_FromString(tf_keras_source);
-  PyObject *code = source ? Py_CompileString(tf_keras_source, KERAS_FILE, Py_file_input) : NULL;
+  PyObject *source = PyUnicode_FromString(text);
+  PyObject *code = source ? Py_CompileString(text, file, Py_file_input) : NULL;
   if (code) {
-    register_source(source);
-    if (PyDict_SetItemString(globals, "__builtins__", PyEval_GetBuiltins()) == 0)
-      result = PyEval_EvalCode(code, globals, globals);
+    register_source(source, file);
+    result = PyEval_EvalCode(code, globals, globals);
   }
   Py_XDECREF(code);
   Py_XDECREF(source);
-  if (!result) {
-    st->keras_loaded = false;
+  if (!result)
     return false;
-  }
   Py_DECREF(result);
   return true;
+}
+
+/* Runs the Keras files in tensorflow.keras's namespace. False with the exception set; a later
+ * lookup then tries again. */
+static bool
+keras_load(TfState *st)
+{
+  /* Set first: Keras reading its own modules while it runs must not start it again. */
+  st->keras_loaded = true;
+  PyObject *globals = PyModule_GetDict(st->keras); /* borrowed */
+  bool ok = PyDict_SetItemString(globals, "__builtins__", PyEval_GetBuiltins()) == 0;
+  for (size_t i = 0; ok && i < G_N_ELEMENTS(keras_files); i++)
+    ok = run_file(globals, keras_files[i].source, keras_files[i].file);
+  if (!ok)
+    st->keras_loaded = false;
+  return ok;
 }
 
 static bool
@@ -143,6 +163,29 @@ lazy_module(PyObject *parent, const char *dotted, const char *attr, const char *
   return module;
 }
 
+/* `import keras` after `import tensorflow`: TensorFlow 2.15's guides import Keras both ways and
+ * both name Keras 2.15, so `keras` and `keras.<submodule>` are entered in sys.modules as the
+ * same module objects, unless a `keras` is already imported. */
+static int
+alias_keras(PyObject *keras)
+{
+  PyObject *modules = PyImport_GetModuleDict();                /* borrowed */
+  PyObject *existing = PyDict_GetItemString(modules, "keras"); /* borrowed */
+  if (existing)
+    return 0;
+  if (PyDict_SetItemString(modules, "keras", keras) < 0)
+    return -1;
+  for (size_t i = 0; i < G_N_ELEMENTS(submodules); i++) {
+    PyObject *sub = PyObject_GetAttrString(keras, submodules[i].name); /* new reference */
+    g_autofree char *dotted = g_strconcat("keras.", submodules[i].name, NULL);
+    int failed = !sub || PyDict_SetItemString(modules, dotted, sub) < 0;
+    Py_XDECREF(sub);
+    if (failed)
+      return -1;
+  }
+  return 0;
+}
+
 int
 tf_keras_init(PyObject *module, TfState *st)
 {
@@ -159,7 +202,7 @@ tf_keras_init(PyObject *module, TfState *st)
       return -1;
     Py_DECREF(sub); /* tensorflow.keras's attribute owns it */
   }
-  return 0;
+  return alias_keras(st->keras);
 }
 
 void

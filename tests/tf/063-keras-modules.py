@@ -47,7 +47,7 @@ print(tape.gradient(w, v), tape.gradient(w, v), tape.gradient(v, v))
 # expect-output:
 # False True
 # <class 'tensorflow.keras.layers.Dense'> <class 'tensorflow.keras.optimizers.Adam'> True
-# ['Conv2D', 'Convolution2D', 'Dense', 'InputSpec', 'Layer']
+# ['Activation', 'Add', 'Concatenate', 'Conv2D', 'Convolution2D', 'Dense', 'Dropout', 'Flatten', 'Input', 'InputLayer', 'InputSpec', 'Lambda', 'Layer', 'add', 'concatenate']
 # AttributeError: module 'tensorflow.keras.layers' has no attribute 'Dense2'
 # list list 2
 # {'a': [<tf.Tensor: shape=(2,), dtype=float32, numpy=array([4., 4.], dtype=float32)>], 'b': <tf.Tensor: shape=(), dtype=float32, numpy=12.0>}

@@ -240,28 +240,8 @@ class InputSpec:
                                  "received input with shape %s" % (axis, value, _shape_text(shape)))
 
 
-_LAYER_KWARGS = ("input_shape", "batch_input_shape", "batch_size", "input_dim")
-
-
-def _sublayers(value):
-    if isinstance(value, Layer):
-        return [value]
-    if isinstance(value, (list, tuple)):
-        return [item for item in value if isinstance(item, Layer)]
-    return []
-
-
-def _gather_weights(layer, out, seen):
-    if id(layer) in seen:
-        return
-    seen.add(id(layer))
-    for weight in layer._own_weights:
-        if id(weight) not in seen:
-            seen.add(id(weight))
-            out.append(weight)
-    for value in vars(layer).values():
-        for sub in _sublayers(value):
-            _gather_weights(sub, out, seen)
+_LAYER_KWARGS = ("input_shape", "batch_input_shape", "batch_size", "input_dim", "weights",
+                 "activity_regularizer", "autocast", "implementation")
 
 
 def _layer_dtype(dtype):
@@ -274,42 +254,148 @@ def _layer_dtype(dtype):
     return dtype
 
 
+def _flatten(structure):
+    """The leaves of nested lists, tuples and dicts (dicts by sorted key, as tf.nest)."""
+    if isinstance(structure, (list, tuple)):
+        return [leaf for item in structure for leaf in _flatten(item)]
+    if isinstance(structure, dict):
+        return [leaf for key in sorted(structure) for leaf in _flatten(structure[key])]
+    return [structure]
+
+
+def _map_structure(fn, structure):
+    """`structure` with every leaf replaced by fn(leaf); namedtuples keep their type."""
+    if isinstance(structure, list):
+        return [_map_structure(fn, item) for item in structure]
+    if isinstance(structure, tuple):
+        items = [_map_structure(fn, item) for item in structure]
+        return type(structure)(*items) if hasattr(structure, "_fields") else tuple(items)
+    if isinstance(structure, dict):
+        return {key: _map_structure(fn, value) for key, value in structure.items()}
+    return fn(structure)
+
+
+# The training mode of the outermost layer call in progress (Keras's call context): a layer
+# whose `call` takes `training` and is called without it gets the enclosing call's value.
+_training_stack = []
+
+
+def _format_argument(value):
+    # A KerasTensor shows as the placeholder Keras traces the layer with.
+    if isinstance(value, (tf.Tensor, tf.Variable)) or _is_keras_tensor(value):
+        return "tf.Tensor(shape=%s, dtype=%s)" % (value.shape, value.dtype.name)
+    return repr(value)
+
+
+def _with_call_context(error, display_name, fn, args, kwargs):
+    """Keras's error wrapping: the innermost failing layer call re-raises its exception with the
+    layer's name and the arguments it received (keras/utils/traceback_utils.py)."""
+    import inspect
+    if getattr(error, "_keras_call_info_injected", False):
+        return error
+    try:
+        signature = inspect.signature(fn)
+        bound = signature.bind(*args, **kwargs)
+    except (TypeError, ValueError):
+        return error
+    context = []
+    for parameter in signature.parameters.values():
+        if parameter.name in bound.arguments:
+            value = _map_structure(_format_argument, bound.arguments[parameter.name])
+        else:
+            value = parameter.default
+        context.append("  \u2022 %s=%s" % (parameter.name, value))
+    if not context:
+        return error
+    if isinstance(error, tf.errors.OpError):
+        message = error.message
+    elif error.args:
+        message = error.args[0]
+    else:
+        message = ""
+    message = ("Exception encountered when calling %s.\n\n%s\n\nCall arguments received by %s:\n%s"
+               % (display_name, message, display_name, "\n".join(context)))
+    if isinstance(error, tf.errors.OpError):
+        new_error = type(error)(error.node_def, error.op, message, error.error_code)
+    else:
+        try:
+            new_error = type(error)(message)
+        except TypeError:
+            new_error = RuntimeError(message)
+    new_error._keras_call_info_injected = True
+    return new_error
+
+
 class Layer(tf.Module):
     """Base class of Keras layers: weights made by `build(input_shape)` on the first call,
-    then `call(inputs)` on every call."""
+    then `call(inputs)` on every call.
 
-    def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
+    Like Keras 2, a layer tracks what its attributes hold: tf.Variables (its own weights, after
+    those add_weight made) and other layers (its sublayers, in the order they were first
+    assigned), directly or inside lists, tuples and dicts. Raw tf.Modules are not tracked."""
+
+    def __init__(self, trainable=True, name=None, dtype=None, dynamic=False, **kwargs):
         for key in kwargs:
             if key not in _LAYER_KWARGS:
                 raise TypeError("Keyword argument not understood:", key)
         if name is None:
             name = _unique_name(_to_snake_case(type(self).__name__))
         super().__init__(name=name)
-        self.trainable = bool(trainable)
+        self._trainable = bool(trainable)
         self.built = False
         self.input_spec = None
         self._dtype = _layer_dtype(dtype)
         self._own_weights = []
+        self._losses = []
+        self._inbound_nodes = []
+        self._batch_input_shape = None
+        if "batch_input_shape" in kwargs:
+            self._batch_input_shape = tuple(kwargs["batch_input_shape"])
+        elif "input_shape" in kwargs or "input_dim" in kwargs:
+            shape = kwargs.get("input_shape")
+            if shape is None:
+                shape = (kwargs["input_dim"],)
+            self._batch_input_shape = (kwargs.get("batch_size"),) + tuple(shape)
+
+    @property
+    def name(self):
+        return vars(self).get("_name") or _to_snake_case(type(self).__name__)
 
     @property
     def dtype(self):
         """The dtype of the layer's weights, as a name (`'float32'`)."""
-        return getattr(self._dtype, "name", self._dtype)
+        dtype = vars(self).get("_dtype", tf.float32)
+        return getattr(dtype, "name", dtype)
+
+    @property
+    def trainable(self):
+        return vars(self).get("_trainable", True)
+
+    @trainable.setter
+    def trainable(self, value):
+        for layer in self._flatten_layers():
+            layer._trainable = bool(value)
 
     def add_weight(self, name=None, shape=None, dtype=None, initializer=None, regularizer=None,
-                   trainable=True, constraint=None):
+                   trainable=True, constraint=None, **kwargs):
         """Makes a tf.Variable `<layer>/<name>` of `shape`, initialised by `initializer`
-        (glorot_uniform by default), and tracks it. Regularizers and constraints are not
-        supported."""
+        (glorot_uniform for floats, zeros otherwise), and tracks it. Regularizers and constraints
+        are not supported."""
         if regularizer is not None or constraint is not None:
             raise ValueError("Trellis's Keras has no weight regularizers or constraints.")
         name = "Variable" if name is None else name
         trainable = True if trainable is None else trainable
         shape = [int(d) for d in (shape or ())]
-        dtype = dtype or self._dtype
-        init = get_initializer(initializer) or GlorotUniform()
-        variable = tf.Variable(lambda: init(shape, dtype=dtype), name="%s/%s" % (self.name, name),
-                               trainable=trainable, dtype=dtype)
+        dtype = tf.as_dtype(dtype) if dtype is not None else self._dtype
+        init = get_initializer(initializer)
+        if init is None:
+            init = GlorotUniform() if dtype.is_floating else Zeros()
+        # Keras names a weight made while the layer builds itself on its first call inside the
+        # layer's name scope (`dense/kernel`); one made elsewhere (in __init__) keeps its name.
+        if vars(self).get("_building_in_call"):
+            name = "%s/%s" % (self.name, name)
+        variable = tf.Variable(lambda: init(shape, dtype=dtype), name=name, trainable=trainable,
+                               dtype=dtype)
         self._own_weights.append(variable)
         return variable
 
@@ -317,48 +403,168 @@ class Layer(tf.Module):
         """Makes the layer's weights for inputs of `input_shape`; the base class has none."""
         self.built = True
 
-    def call(self, inputs):
+    def call(self, inputs, *args, **kwargs):
         """The layer's computation; the base class returns its input."""
         return inputs
 
     def _prepare_input(self, inputs):
+        if isinstance(inputs, (list, tuple)) and all(
+                isinstance(leaf, (int, float, bool)) for leaf in _flatten(inputs)):
+            inputs = tf.convert_to_tensor(inputs)  # nested Python numbers: one tensor
+        if isinstance(inputs, (list, tuple, dict)):
+            return _map_structure(self._prepare_input, inputs)
+        if _is_keras_tensor(inputs):
+            return inputs
         if not isinstance(inputs, (tf.Tensor, tf.Variable)):
             inputs = tf.convert_to_tensor(inputs)
         if inputs.dtype.is_floating and inputs.dtype != self._dtype:
             inputs = tf.cast(inputs, self._dtype)
         return inputs
 
-    def __call__(self, inputs, *args, **kwargs):
+    def _maybe_build(self, inputs):
+        if self.built:
+            return
+        shapes = _map_structure(lambda t: t.shape, inputs)
+        # As Keras: weights are made eagerly even when the first call is being traced.
+        self._building_in_call = True
+        try:
+            if _keras_step:
+                # In a step fit, evaluate or predict traces, weights are made eagerly, as
+                # Keras's maybe_init_scope does. In a user's tf.function they stay in the trace,
+                # where the Function's singleton-variable rule applies.
+                with tf.init_scope():
+                    self.build(shapes)
+            else:
+                self.build(shapes)
+        finally:
+            self._building_in_call = False
+        self.built = True
+
+    def _call_accepts(self, name):
+        import inspect
+        try:
+            return name in inspect.signature(self.call).parameters
+        except (TypeError, ValueError):
+            return False
+
+    def __call__(self, *args, **kwargs):
+        if args:
+            inputs, args = args[0], args[1:]
+        elif "inputs" in kwargs:
+            inputs = kwargs.pop("inputs")
+        else:
+            raise ValueError("The first argument to `Layer.call` must always be passed.")
         inputs = self._prepare_input(inputs)
-        if self.input_spec is not None:
+        if any(_is_keras_tensor(t) for t in _flatten(inputs)):
+            return _functional_call(self, inputs, args, kwargs)
+        training = kwargs.pop("training", None)
+        if training is None and _training_stack:
+            training = _training_stack[-1]
+        # As Keras, `training` reaches call only if call declares it.
+        if training is not None and self._call_accepts("training"):
+            kwargs["training"] = training
+        if self.input_spec is not None and not isinstance(inputs, (list, tuple, dict)):
             self.input_spec.check(inputs, self.name)
         if not self.built:
-            self.build(inputs.shape)
-            self.built = True
-            if self.input_spec is not None:
+            self._maybe_build(inputs)
+            if self.input_spec is not None and not isinstance(inputs, (list, tuple, dict)):
                 self.input_spec.check(inputs, self.name)
-        return self.call(inputs, *args, **kwargs)
+        outer = not _training_stack
+        if outer:
+            for layer in self._flatten_layers():
+                layer._losses = []
+        _training_stack.append(training)
+        try:
+            return self.call(inputs, *args, **kwargs)
+        except Exception as error:
+            display = "layer '%s' (type %s)" % (self.name, type(self).__name__)
+            new_error = _with_call_context(error, display, self.call, (inputs,) + args, kwargs)
+            if new_error is error:
+                raise
+            raise new_error.with_traceback(error.__traceback__) from None
+        finally:
+            _training_stack.pop()
 
-    @property
-    def weights(self):
-        """Trainable then non-trainable weights, the layer's own before its sublayers'."""
-        return self.trainable_weights + self.non_trainable_weights
+    # ---- tracking
+
+    def _tracked_values(self):
+        """What the attributes hold, in assignment order, lists and dicts opened."""
+        out = []
+        for key, value in vars(self).items():
+            if key in ("_inbound_nodes", "_outbound", "_keras_history", "_call_outputs"):
+                continue
+            out.extend(_flatten(value) if isinstance(value, (list, tuple, dict)) else [value])
+        return out
+
+    def _direct_sublayers(self):
+        seen = set()
+        out = []
+        for value in self._tracked_values():
+            if (isinstance(value, Layer) and value is not self and id(value) not in seen
+                    and not getattr(value, "_is_metric", False)):
+                seen.add(id(value))
+                out.append(value)
+        return out
+
+    def _flatten_layers(self, include_self=True, recursive=True):
+        """This layer (first) and its sublayers, depth first in tracking order."""
+        seen = set()
+        out = []
+
+        def visit(layer, depth):
+            if id(layer) in seen:
+                return
+            seen.add(id(layer))
+            out.append(layer)
+            if recursive or depth == 0:
+                for sub in layer._direct_sublayers():
+                    visit(sub, depth + 1)
+
+        visit(self, 0)
+        return out if include_self else out[1:]
+
+    def _own_variables(self):
+        out = list(self._own_weights)
+        for value in self._tracked_values():
+            if isinstance(value, tf.Variable) and not any(value is w for w in out):
+                out.append(value)
+        return out
+
+    @staticmethod
+    def _dedup(weights):
+        seen = set()
+        out = []
+        for w in weights:
+            if id(w) not in seen:
+                seen.add(id(w))
+                out.append(w)
+        return out
 
     @property
     def trainable_weights(self):
         if not self.trainable:
             return []
-        out = []
-        _gather_weights(self, out, set())
-        return [w for w in out if w.trainable]
+        own = [w for w in self._own_variables() if w.trainable]
+        for sub in self._direct_sublayers():
+            own += sub.trainable_weights
+        return self._dedup(own)
 
     @property
     def non_trainable_weights(self):
-        out = []
-        _gather_weights(self, out, set())
         if not self.trainable:
-            return out
-        return [w for w in out if not w.trainable]
+            out = self._own_variables()
+            for sub in self._direct_sublayers():
+                out += sub.weights
+            return self._dedup(out)
+        out = [w for w in self._own_variables() if not w.trainable]
+        for sub in self._direct_sublayers():
+            out += sub.non_trainable_weights
+        return self._dedup(out)
+
+    @property
+    def weights(self):
+        """Trainable then non-trainable weights, the layer's own before its sublayers'."""
+        return self._dedup(self.trainable_weights + self.non_trainable_weights)
 
     # Keras's layers answer lists (a tf.Module answers tuples).
     @property
@@ -373,9 +579,45 @@ class Layer(tf.Module):
     def non_trainable_variables(self):
         return self.non_trainable_weights
 
+    @property
+    def submodules(self):
+        """Every layer inside this one, depth first (a tuple, as tf.Module's)."""
+        return tuple(self._flatten_layers(include_self=False))
+
+    @property
+    def losses(self):
+        """The losses add_loss recorded during the last call, this layer's and its
+        sublayers'."""
+        out = []
+        for layer in self._flatten_layers():
+            out += layer._losses
+        return out
+
+    def add_loss(self, loss):
+        """Records `loss` (a scalar tensor, or a callable returning one) for the training
+        loop; layer.losses lists it until the next top-level call."""
+        if callable(loss):
+            loss = loss()
+        self._losses.append(tf.convert_to_tensor(loss))
+
     def get_weights(self):
-        """The weights' values, as NumPy-like arrays."""
+        """The weights' values, as NumPy arrays."""
         return [w.numpy() for w in self.weights]
+
+    def set_weights(self, weights):
+        """Assigns each weight the value at the same place in `weights`."""
+        params = self.weights
+        if len(params) != len(weights):
+            raise ValueError(
+                "You called `set_weights(weights)` on layer \"%s\" with a weight list of length "
+                "%d, but the layer was expecting %d weights. Provided weights: %s..."
+                % (self.name, len(weights), len(params), str(weights)[:50]))
+        for param, value in zip(params, weights):
+            shape = tuple(getattr(value, "shape", ()))
+            if tuple(param.shape) != shape:
+                raise ValueError("Layer %s weight shape %s is not compatible with provided "
+                                 "weight shape %s." % (self.name, tuple(param.shape), shape))
+            param.assign(value)
 
     def count_params(self):
         """The number of scalars in the layer's weights."""
@@ -383,7 +625,68 @@ class Layer(tf.Module):
             raise ValueError("You tried to call `count_params` on layer %s, but the layer isn't "
                              "built. You can build it manually via: `%s.build(batch_input_shape)`."
                              % (self.name, self.name))
-        return sum(math.prod(w.shape) for w in self.weights)
+        return int(sum(math.prod(w.shape) for w in self.weights))
+
+    def get_config(self):
+        """The layer's constructor arguments (the base ones: name, trainable, dtype)."""
+        config = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        if self._batch_input_shape is not None:
+            config["batch_input_shape"] = self._batch_input_shape
+        return config
+
+    @classmethod
+    def from_config(cls, config):
+        """A new layer made from get_config()'s dictionary."""
+        return cls(**config)
+
+    # ---- the functional API's view of a layer
+
+    def _node_attribute(self, attribute, what):
+        if not self._inbound_nodes:
+            raise AttributeError("Layer %s is not connected, no input to return." % self.name
+                                 if what == "input" else
+                                 "Layer %s has no inbound nodes." % self.name)
+        return getattr(self._inbound_nodes[0], attribute)
+
+    @property
+    def input(self):
+        """The KerasTensor(s) this layer was first called on (functional API)."""
+        if not self._inbound_nodes:
+            raise AttributeError("Layer %s is not connected, no input to return." % self.name)
+        return self._inbound_nodes[0].input_tensors
+
+    @property
+    def output(self):
+        """The KerasTensor(s) the layer's first functional call made."""
+        if not self._inbound_nodes:
+            raise AttributeError("Layer %s has no inbound nodes." % self.name)
+        return self._inbound_nodes[0].output_tensors
+
+    @property
+    def output_shape(self):
+        if not self._inbound_nodes:
+            raise AttributeError('The layer "%s" has never been called and thus has no defined '
+                                 'output shape.' % self.name)
+        shapes = [node.output_shapes for node in self._inbound_nodes]
+        if any(str(s) != str(shapes[0]) for s in shapes):
+            raise AttributeError('The layer "%s" has multiple inbound nodes, with different '
+                                 'output shapes. Hence the notion of "output shape" is '
+                                 'ill-defined for the layer. Use `get_output_shape_at(node_index)` '
+                                 'instead.' % self.name)
+        return shapes[0]
+
+    def __repr__(self):
+        return "<%s.%s object at 0x%x>" % (type(self).__module__, type(self).__qualname__,
+                                            id(self))
+
+
+def _is_keras_tensor(value):
+    return type(value).__name__ == "KerasTensor" and hasattr(value, "_keras_history")
+
+
+def _functional_call(layer, inputs, args, kwargs):
+    # Defined by keras_training.py (the functional API), which runs after this file.
+    return _functional_construction_call(layer, inputs, args, kwargs)
 
 
 class Dense(Layer):
@@ -417,6 +720,8 @@ class Dense(Layer):
         self.built = True
 
     def call(self, inputs):
+        if inputs.dtype != self._dtype:
+            inputs = tf.cast(inputs, self._dtype)
         outputs = tf.matmul(inputs, self.kernel)
         if self.use_bias:
             outputs = outputs + self.bias
@@ -528,32 +833,6 @@ class Conv2D(Layer):
         if self.use_bias:
             outputs = outputs + self.bias
         return self.activation(outputs)
-
-
-class Sequential(Layer):
-    """A stack of layers, each called on the previous one's output."""
-
-    def __init__(self, layers=None, name=None):
-        super().__init__(name=name)
-        self._layers = []
-        for layer in layers or []:
-            self.add(layer)
-
-    def add(self, layer):
-        """Appends `layer` to the stack."""
-        if not isinstance(layer, Layer):
-            raise TypeError("The added layer must be an instance of class Layer. Received: "
-                            "layer=%s of type %s." % (layer, type(layer)))
-        self._layers.append(layer)
-
-    @property
-    def layers(self):
-        return list(self._layers)
-
-    def call(self, inputs):
-        for layer in self._layers:
-            inputs = layer(inputs)
-        return inputs
 
 
 # ---- optimizers --------------------------------------------------------------------------------
@@ -772,7 +1051,47 @@ class Adam(Optimizer):
         variable.assign_sub((m * alpha) / (tf.sqrt(v) + self.epsilon))
 
 
-_OPTIMIZERS = {"sgd": SGD, "adam": Adam}
+class RMSprop(Optimizer):
+    """RMSprop: each step divided by the root of a running mean of squared gradients."""
+
+    def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7, centered=False,
+                 name="RMSprop", **kwargs):
+        super().__init__(name=name, learning_rate=learning_rate, **kwargs)
+        self.rho = rho
+        self.momentum = momentum
+        self.epsilon = epsilon
+        self.centered = centered
+
+    def _create_slots(self, variable):
+        slots = [self.add_variable_from_reference(variable, "velocity")]
+        if self.momentum > 0:
+            slots.append(self.add_variable_from_reference(variable, "momentum"))
+        if self.centered:
+            slots.append(self.add_variable_from_reference(variable, "average_gradient"))
+        return slots
+
+    def update_step(self, gradient, variable):
+        lr = self._current_learning_rate(variable.dtype)
+        slots = list(self._slots(variable))
+        velocity = slots.pop(0)
+        momentum = slots.pop(0) if self.momentum > 0 else None
+        average = slots.pop(0) if self.centered else None
+        rho = self.rho
+        velocity.assign(velocity * rho + tf.square(gradient) * (1 - rho))
+        if average is not None:
+            average.assign(average * rho + gradient * (1 - rho))
+            denominator = velocity - tf.square(average) + self.epsilon
+        else:
+            denominator = velocity + self.epsilon
+        increment = lr * gradient / tf.sqrt(denominator)
+        if momentum is not None:
+            momentum.assign(momentum * self.momentum + increment)
+            variable.assign_add(-momentum)
+        else:
+            variable.assign_add(-increment)
+
+
+_OPTIMIZERS = {"sgd": SGD, "adam": Adam, "rmsprop": RMSprop}
 
 
 def get_optimizer(identifier):
@@ -810,6 +1129,5 @@ _export(layers, {
     "Layer": Layer, "InputSpec": InputSpec, "Dense": Dense, "Conv2D": Conv2D,
     "Convolution2D": Conv2D})
 _export(optimizers, {
-    "Optimizer": Optimizer, "SGD": SGD, "Adam": Adam, "get": get_optimizer})
-_export(models, {"Sequential": Sequential})
+    "Optimizer": Optimizer, "SGD": SGD, "Adam": Adam, "RMSprop": RMSprop, "get": get_optimizer})
 _export(backend, {"clear_session": clear_session, "floatx": lambda: "float32"})
