@@ -670,7 +670,18 @@ add_views(TdWindow *self)
   gtk_widget_set_vexpand(self->timeline, TRUE);
   gtk_widget_set_hexpand(self->graph_view, TRUE);
   gtk_widget_set_vexpand(self->graph_view, TRUE);
-  gtk_box_append(self->timeline_box, self->timeline);
+  /* "Fit all" over the timeline's top-right corner (its 0 and f keys do the same) */
+  GtkWidget *overlay = gtk_overlay_new();
+  gtk_overlay_set_child(GTK_OVERLAY(overlay), self->timeline);
+  GtkWidget *fit = gtk_button_new_from_icon_name("zoom-fit-best-symbolic");
+  gtk_widget_set_tooltip_text(fit, "Fit all (0)");
+  gtk_widget_set_halign(fit, GTK_ALIGN_END);
+  gtk_widget_set_valign(fit, GTK_ALIGN_START);
+  gtk_widget_add_css_class(fit, "flat");
+  gtk_widget_add_css_class(fit, "timeline-fit");
+  g_signal_connect_swapped(fit, "clicked", G_CALLBACK(td_timeline_fit_all), self->timeline);
+  gtk_overlay_add_overlay(GTK_OVERLAY(overlay), fit);
+  gtk_box_append(self->timeline_box, overlay);
   gtk_box_append(self->graph_box, self->graph_view);
 }
 

@@ -215,6 +215,110 @@ test_timeline_renders_store(void)
   gtk_window_destroy(GTK_WINDOW(window));
 }
 
+/* What pressing `key` on the focused widget does: its shortcut (the class binds keys to
+ * actions) looked up and activated as GtkShortcutController would. */
+static gboolean
+press_key(GtkWidget *widget, guint key)
+{
+  g_autoptr(GtkShortcutTrigger) wanted = gtk_keyval_trigger_new(key, 0);
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers(widget);
+  for (guint c = 0; c < g_list_model_get_n_items(controllers); c++) {
+    g_autoptr(GObject) controller = g_list_model_get_item(controllers, c);
+    if (!GTK_IS_SHORTCUT_CONTROLLER(controller))
+      continue;
+    GListModel *shortcuts = G_LIST_MODEL(controller);
+    for (guint i = 0; i < g_list_model_get_n_items(shortcuts); i++) {
+      g_autoptr(GtkShortcut) shortcut = g_list_model_get_item(shortcuts, i);
+      if (!gtk_shortcut_trigger_equal(gtk_shortcut_get_trigger(shortcut), wanted))
+        continue;
+      return gtk_shortcut_action_activate(gtk_shortcut_get_action(shortcut), 0, widget,
+                                          gtk_shortcut_get_arguments(shortcut));
+    }
+  }
+  return FALSE;
+}
+
+/* Zooming out stops at everything (never before the first event); the keys move the focused
+ * timeline; idle minutes between cells show shortened and say so. */
+static void
+test_timeline_keys_and_limits(void)
+{
+  const gint64 ms = 1000000, s = 1000 * ms;
+  g_autoptr(TdStore) store = td_store_new(G_MAXUINT);
+  g_autoptr(GPtrArray) batch = g_ptr_array_new_with_free_func((GDestroyNotify)tr_event_unref);
+  for (int c = 0; c < 2; c++) { /* two 10 ms cells a minute apart */
+    gint64 start = c * 60 * s;
+    TrEvent *cell = event(TR_EVENT_CELL_START, start, 0);
+    cell->cell = c + 1;
+    g_ptr_array_add(batch, cell);
+    for (int i = 0; i < 20; i++)
+      add_call(batch, 1, start + i * 400000, 200000, TR_OUTCOME_HIT);
+    TrEvent *end = event(TR_EVENT_CELL_END, start + 10 * ms, 0);
+    end->cell = c + 1;
+    end->dur_ns = 10 * ms;
+    g_ptr_array_add(batch, end);
+  }
+  td_store_apply_events(store, batch);
+  GtkWidget *timeline = td_timeline_new();
+  TdTimeline *tl = TD_TIMELINE(timeline);
+  td_timeline_set_store(tl, store);
+  GtkWidget *window = window_with(timeline, 800, 200);
+  gtk_widget_grab_focus(timeline);
+
+  /* fitted, the calls take most of the width: the minute between the cells is 1 ms wide */
+  gint64 t0, t1;
+  td_timeline_get_range(tl, &t0, &t1);
+  g_assert_cmpint(t0, ==, 0);
+  g_assert_cmpint(t1 - t0, <, 30 * ms);
+  int w = gtk_widget_get_width(timeline);
+  double gap_x = 130 + (10.5 * ms - t0) * (w - 130.0) / (t1 - t0);
+  g_autofree char *idle = td_timeline_describe_at(tl, gap_x, 10);
+  g_assert_cmpstr(idle, ==, "Idle for 60 s (shortened)");
+
+  /* zooming out from a view at the start goes no further than everything, never before 0 */
+  td_timeline_set_range(tl, 0, 1 * ms);
+  g_assert_false(td_timeline_get_fitted(tl));
+  for (int i = 0; i < 30; i++)
+    g_assert_true(press_key(timeline, GDK_KEY_minus));
+  td_timeline_get_range(tl, &t0, &t1);
+  g_assert_cmpint(t0, >=, 0);
+  g_assert_true(td_timeline_get_fitted(tl));
+  g_assert_cmpint(t1 - t0, <, 30 * ms);
+
+  /* + zooms in about the middle, Right and Left pan, Home and End go to the ends */
+  g_assert_true(press_key(timeline, GDK_KEY_plus));
+  g_assert_true(press_key(timeline, GDK_KEY_plus));
+  gint64 z0, z1;
+  td_timeline_get_range(tl, &z0, &z1);
+  g_assert_false(td_timeline_get_fitted(tl));
+  g_assert_cmpint(z1 - z0, <, (t1 - t0) / 3);
+  g_assert_true(press_key(timeline, GDK_KEY_Right));
+  gint64 r0, r1;
+  td_timeline_get_range(tl, &r0, &r1);
+  g_assert_cmpint(r0, >, z0);
+  g_assert_true(press_key(timeline, GDK_KEY_Left));
+  g_assert_true(press_key(timeline, GDK_KEY_Left));
+  td_timeline_get_range(tl, &r0, &r1);
+  g_assert_cmpint(r0, <, z0);
+  g_assert_true(press_key(timeline, GDK_KEY_Home));
+  td_timeline_get_range(tl, &r0, &r1);
+  g_assert_cmpint(r0, ==, 0);
+  g_assert_false(td_timeline_get_follow(tl));
+  g_assert_true(press_key(timeline, GDK_KEY_End));
+  td_timeline_get_range(tl, &r0, &r1);
+  g_assert_cmpint(r1, >=, td_tl_index_last_ts(td_timeline_get_index(tl)));
+  g_assert_true(td_timeline_get_follow(tl));
+  g_assert_true(press_key(timeline, GDK_KEY_Up));
+  g_assert_true(press_key(timeline, GDK_KEY_Down));
+  /* 0 fits everything again */
+  g_assert_true(press_key(timeline, GDK_KEY_0));
+  g_assert_true(td_timeline_get_fitted(tl));
+  td_timeline_get_range(tl, &r0, &r1);
+  g_assert_cmpint(r0, ==, t0);
+  g_assert_cmpint(r1, ==, t1);
+  gtk_window_destroy(GTK_WINDOW(window));
+}
+
 /* ---- graph view ----------------------------------------------------------------------------- */
 
 static const char graph_json[] =
@@ -311,6 +415,7 @@ main(int argc, char **argv)
   g_log_set_always_fatal(G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
   gtk_init();
   g_test_add_func("/views/timeline/renders-store-and-follows", test_timeline_renders_store);
+  g_test_add_func("/views/timeline/keys-zoom-limits-idle-gaps", test_timeline_keys_and_limits);
   g_test_add_func("/views/graph-view/lays-out-caches-searches", test_graph_view_renders_graph);
   return g_test_run();
 }
