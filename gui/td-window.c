@@ -69,6 +69,8 @@ struct _TdWindow {
   int status;              /* TdClientStatus, -1 before a session */
   char *status_message;    /* what the client said with it */
   gboolean syncing_eager;  /* the switch is being set from the store */
+  int eager_wanted;        /* -1, or the mode asked for that the session has not reported yet */
+  GtkLabel *eager_note;    /* "applies when the running cell yields", while one is pending */
   gboolean announced;      /* "attached" was logged */
   gint64 graph_cf;         /* trace in the graph view (0: none) */
   GtkNativeDialog *dialog; /* open file chooser, or NULL */
@@ -123,10 +125,13 @@ set_status(TdWindow *self, TdClientStatus status, const char *message)
   if (status == TD_CLIENT_FAILED || status == TD_CLIENT_LOST) {
     /* Nobody holds a lost kernel paused any more, as far as the window can know. */
     gtk_info_bar_set_revealed(self->pause_bar, FALSE);
-    g_autofree char *text = g_strdup_printf(
-        "%s%s%s",
-        status == TD_CLIENT_LOST ? "The kernel stopped answering." : "The session could not start.",
-        message ? " " : "", message ? message : "");
+    /* the client's message is the detail: "no reply for 5 s", or why the start failed */
+    g_autofree char *text =
+        status == TD_CLIENT_LOST
+            ? g_strdup_printf("The kernel stopped answering%s%s%s.", message ? " (" : "",
+                              message ? message : "", message ? ")" : "")
+            : g_strdup_printf("The session could not start%s%s.", message ? ": " : "",
+                              message ? message : "");
     show_message(self, GTK_MESSAGE_ERROR, text);
   } else if (raised) {
     show_message(self, GTK_MESSAGE_WARNING, message);
@@ -138,14 +143,32 @@ set_status(TdWindow *self, TdClientStatus status, const char *message)
 
 /* ---- the eager switch ---- */
 
+/* The switch shows the session's mode, or the mode the user asked for until the session
+ * reports it: a kernel applies a request only when its running cell yields, and a switch left
+ * half-way until then read as broken. The note beside it says the change is pending. */
 static void
 sync_eager(TdWindow *self)
 {
   gboolean on = self->store && tr_state_eager(td_store_get_state(self->store));
+  if (!self->store || self->eager_wanted == on)
+    self->eager_wanted = -1; /* applied (or no session to apply it) */
+  if (self->eager_wanted >= 0)
+    on = self->eager_wanted;
   self->syncing_eager = TRUE;
   gtk_switch_set_state(self->eager_switch, on);
   gtk_switch_set_active(self->eager_switch, on);
   self->syncing_eager = FALSE;
+  gtk_widget_set_visible(GTK_WIDGET(self->eager_note), self->eager_wanted >= 0);
+}
+
+static void
+request_eager(TdWindow *self, gboolean on)
+{
+  if (!self->client || !self->store)
+    return;
+  self->eager_wanted = on;
+  td_client_set_eager(self->client, on);
+  sync_eager(self);
 }
 
 static gboolean
@@ -154,10 +177,8 @@ on_eager_state_set(GtkSwitch *sw, gboolean state, gpointer user_data)
   TdWindow *self = TD_WINDOW(user_data);
   if (self->syncing_eager)
     return FALSE;
-  if (self->client)
-    td_client_set_eager(self->client, state);
-  /* The state follows when the kernel's eager_mode event arrives (sync_eager). */
-  return TRUE;
+  request_eager(self, state);
+  return TRUE; /* sync_eager set the state */
 }
 
 static void
@@ -589,8 +610,7 @@ static void
 action_toggle_eager(GtkWidget *widget, const char *name, GVariant *param)
 {
   TdWindow *self = TD_WINDOW(widget);
-  if (self->client && self->store)
-    td_client_set_eager(self->client, !tr_state_eager(td_store_get_state(self->store)));
+  request_eager(self, !gtk_switch_get_state(self->eager_switch));
 }
 
 static void
@@ -795,6 +815,14 @@ td_window_init(TdWindow *self)
   add_output_tags(self);
   add_kernel_placeholder(self);
   gtk_widget_set_sensitive(GTK_WIDGET(self->eager_switch), FALSE);
+  self->eager_wanted = -1;
+  self->eager_note = GTK_LABEL(gtk_label_new("applies when the running cell yields"));
+  gtk_widget_add_css_class(GTK_WIDGET(self->eager_note), "dim-label");
+  gtk_widget_add_css_class(GTK_WIDGET(self->eager_note), "eager-note");
+  gtk_widget_set_visible(GTK_WIDGET(self->eager_note), FALSE);
+  gtk_widget_insert_after(GTK_WIDGET(self->eager_note),
+                          gtk_widget_get_parent(GTK_WIDGET(self->eager_switch)),
+                          GTK_WIDGET(self->eager_switch));
   gtk_widget_action_set_enabled(GTK_WIDGET(self), "win.export", FALSE);
   refresh_kernels(self);
   show_trace(self, 0);

@@ -1,12 +1,14 @@
 /* test-window.c — a real debugger window (under Xvfb) running a script in-process: the "Run
  * functions eagerly" switch follows the session (a cell's tf.config.run_functions_eagerly), and
  * the user's switch and its shortcut's action change the session's mode; the event log's rows;
- * the bar that says where a debugger holds the kernel paused. */
+ * the bar that says where a debugger holds the kernel paused; attaching to a kernel that is
+ * not Trellis, and to one that never answers. */
 #include <gtk/gtk.h>
 
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "td-client.h"
 #include "td-format.h"
 #include "td-label.h"
 #include "td-log-row.h"
@@ -31,6 +33,34 @@ find_switch(GtkWidget *w)
     GtkSwitch *s = find_switch(c);
     if (s)
       return s;
+  }
+  return NULL;
+}
+
+/* The first widget under `w` with CSS class `cls`, depth first. */
+static GtkWidget *
+find_by_class(GtkWidget *w, const char *cls)
+{
+  if (gtk_widget_has_css_class(w, cls))
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child(w); c; c = gtk_widget_get_next_sibling(c)) {
+    GtkWidget *found = find_by_class(c, cls);
+    if (found)
+      return found;
+  }
+  return NULL;
+}
+
+/* The first GtkLabel under `w` whose text starts with `prefix`, depth first. */
+static GtkLabel *
+find_label(GtkWidget *w, const char *prefix)
+{
+  if (GTK_IS_LABEL(w) && g_str_has_prefix(gtk_label_get_text(GTK_LABEL(w)), prefix))
+    return GTK_LABEL(w);
+  for (GtkWidget *c = gtk_widget_get_first_child(w); c; c = gtk_widget_get_next_sibling(c)) {
+    GtkLabel *found = find_label(c, prefix);
+    if (found)
+      return found;
   }
   return NULL;
 }
@@ -111,10 +141,20 @@ test_eager_switch_both_ways(void)
   wait_for(win, sw, finished_eager_on, "the script finished with eager mode on");
   g_assert_cmpuint(eager_events(win), ==, 1);
 
-  /* The user turns it off: the session's mode follows, and its event comes back. */
+  /* The user turns it off: the switch shows it at once (not half-way until the session
+   * reports it), with a note that it is pending; the session's mode follows, and its event
+   * comes back. */
+  GtkWidget *note = find_by_class(GTK_WIDGET(win), "eager-note");
+  g_assert_nonnull(note);
+  g_assert_false(gtk_widget_get_visible(note));
   gtk_switch_set_active(sw, FALSE);
+  g_assert_false(gtk_switch_get_state(sw));
+  g_assert_false(gtk_switch_get_active(sw));
+  g_assert_true(gtk_widget_get_visible(note));
+  g_assert_cmpuint(eager_events(win), ==, 1);
   wait_for(win, sw, eager_off, "the switch turned eager mode off");
   g_assert_cmpuint(eager_events(win), ==, 2);
+  g_assert_false(gtk_widget_get_visible(note));
 
   /* Ctrl+Shift+E's action turns it on again. */
   g_assert_true(gtk_widget_activate_action(GTK_WIDGET(win), "win.toggle-eager", NULL));
@@ -407,6 +447,61 @@ test_cell_label_size(void)
     ;
 }
 
+static gboolean
+is_lost(TdWindow *win, GtkSwitch *sw)
+{
+  return td_window_get_status(win, NULL) == TD_CLIENT_LOST;
+}
+
+/* A connection file with no trellis-debug file beside it is another kernel's: attaching says
+ * so (it reported a missing file). A Trellis kernel that never answers is lost, and the
+ * message says that once, with how long it waited. */
+static void
+test_attach_failures(void)
+{
+  g_autoptr(GtkApplication) app =
+      gtk_application_new("org.trellis.Debugger.Test", G_APPLICATION_NON_UNIQUE);
+  g_autoptr(GError) error = NULL;
+  g_assert_true(g_application_register(G_APPLICATION(app), NULL, &error));
+  g_autofree char *dir = g_dir_make_tmp("td-attach-XXXXXX", &error);
+  g_assert_no_error(error);
+  g_autofree char *conn = g_build_filename(dir, "kernel-77.json", NULL);
+  g_assert_true(g_file_set_contents(
+      conn,
+      "{\"shell_port\": 1, \"iopub_port\": 2, \"ip\": \"127.0.0.1\", \"key\": \"k\", "
+      "\"signature_scheme\": \"hmac-sha256\", \"kernel_name\": \"python3\"}",
+      -1, &error));
+
+  TdWindow *win = td_window_new(app);
+  gtk_window_present(GTK_WINDOW(win));
+  g_assert_false(td_window_attach(win, conn, &error));
+  g_assert_error(error, TD_CLIENT_ERROR, TD_CLIENT_ERROR_NOT_TRELLIS);
+  g_assert_cmpstr(error->message, ==,
+                  "This is not a Trellis kernel (kernel_name \"python3\"): it publishes no trace "
+                  "events (no trellis-debug-77.json beside its connection file)");
+  g_clear_error(&error);
+  g_assert_false(td_window_has_session(win));
+
+  /* a discovery file whose endpoints nobody serves */
+  g_autofree char *disc = g_build_filename(dir, "trellis-debug-77.json", NULL);
+  g_assert_true(g_file_set_contents(
+      disc, "{\"events\": \"tcp://127.0.0.1:9\", \"requests\": \"tcp://127.0.0.1:9\"}", -1,
+      &error));
+  g_assert_true(td_window_attach(win, conn, &error));
+  g_assert_no_error(error);
+  wait_for(win, NULL, is_lost, "the kernel was lost");
+  GtkLabel *text = find_label(GTK_WIDGET(win), "The kernel stopped answering");
+  g_assert_nonnull(text);
+  g_assert_cmpstr(gtk_label_get_text(text), ==, "The kernel stopped answering (no reply for 5 s).");
+
+  gtk_window_destroy(GTK_WINDOW(win));
+  while (g_main_context_iteration(NULL, FALSE))
+    ;
+  g_unlink(disc);
+  g_unlink(conn);
+  g_rmdir(dir);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -416,6 +511,7 @@ main(int argc, char **argv)
   gtk_init();
   g_test_add_func("/gui/window/eager-switch-both-ways", test_eager_switch_both_ways);
   g_test_add_func("/gui/window/hidden-log-waits", test_hidden_log_waits);
+  g_test_add_func("/gui/window/attach-not-trellis-and-lost", test_attach_failures);
   g_test_add_func("/gui/window/pause-bar-shows-and-hides", test_pause_bar);
   g_test_add_func("/gui/cell-label/size-does-not-follow-text", test_cell_label_size);
   return g_test_run();
