@@ -278,6 +278,22 @@ on_function_activated(GtkWidget *timeline, gint64 fn_id, gpointer user_data)
   td_functions_view_select(self->functions_view, fn_id);
 }
 
+/* A click on a log row: its Function in the table, its trace among the Function's and in the
+ * graph view. */
+static void
+on_event_activated(TdEventLog *log, gint64 fn_id, gint64 cf_id, gpointer user_data)
+{
+  TdWindow *self = TD_WINDOW(user_data);
+  if (fn_id) {
+    td_functions_view_select(self->functions_view, fn_id);
+    td_traces_view_set_function(self->traces_view, fn_id); /* also when already selected */
+  }
+  if (cf_id) {
+    td_traces_view_select_trace(self->traces_view, cf_id);
+    show_trace(self, cf_id);
+  }
+}
+
 /* ---- client callbacks (main loop) ---- */
 
 static void
@@ -812,6 +828,7 @@ td_window_init(TdWindow *self)
   self->status = -1;
   gtk_widget_init_template(GTK_WIDGET(self));
   add_views(self);
+  g_signal_connect(self->event_log, "event-activated", G_CALLBACK(on_event_activated), self);
   add_output_tags(self);
   add_kernel_placeholder(self);
   gtk_widget_set_sensitive(GTK_WIDGET(self->eager_switch), FALSE);

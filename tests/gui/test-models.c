@@ -156,6 +156,32 @@ test_format_details(void)
   g_autofree char *source = td_format_event_details(cell);
   g_assert_cmpstr(source, ==, "In [3]  f(1) …");
 
+  /* an error's class once, whether or not its text starts with it */
+  g_autoptr(TrEvent) error = tr_event_new(TR_EVENT_ERROR);
+  error->name = g_strdup("ValueError");
+  error->text = g_strdup("ValueError: x must be positive\nmore");
+  g_autofree char *raised = td_format_event_details(error);
+  g_assert_cmpstr(raised, ==, "ValueError: x must be positive …");
+  g_free(error->text);
+  error->text = g_strdup("x must be positive");
+  g_autofree char *bare = td_format_event_details(error);
+  g_assert_cmpstr(bare, ==, "ValueError: x must be positive");
+  g_free(error->text);
+  error->text = g_strdup("ValueErrorX: other");
+  g_autofree char *other = td_format_event_details(error);
+  g_assert_cmpstr(other, ==, "ValueError: ValueErrorX: other");
+
+  /* a graph run names its trace, not the graph's address */
+  g_autoptr(TrEvent) run = tr_event_new(TR_EVENT_GRAPH_EXEC_END);
+  run->graph_id = 94558012345678;
+  run->cf_id = 2;
+  run->dur_ns = 1500;
+  g_autofree char *ran = td_format_event_details(run);
+  g_assert_cmpstr(ran, ==, "concrete #2, 1.5 µs");
+  run->kind = TR_EVENT_GRAPH_EXEC_START;
+  g_autofree char *runs = td_format_event_details(run);
+  g_assert_cmpstr(runs, ==, "concrete #2");
+
   for (int k = 0; k < TR_EVENT_N_KINDS; k++) {
     g_autoptr(TrEvent) blank = tr_event_new((TrEventKind)k);
     g_autofree char *text = td_format_event_details(blank); /* never NULL, never a crash */
@@ -224,6 +250,55 @@ test_filter_signals(void)
     g_assert_cmpint(g_array_index(changes, GtkFilterChange, i), ==, expected[i]);
   g_assert_cmpstr(td_event_filter_get_text(filter), ==, "");
   g_assert_cmpint(gtk_filter_get_strictness(GTK_FILTER(filter)), ==, GTK_FILTER_MATCH_ALL);
+}
+
+/* Errors: error events and the spans that raised; warnings: retracing warnings and bypassed
+ * breakpoints. The filter's group narrows as its kind does. */
+static void
+test_filter_groups(void)
+{
+  static const struct {
+    TrEventKind kind; /* event kind */
+    bool ok;          /* its ok field */
+    bool error;       /* in the errors group */
+    bool warning;     /* in the warnings group */
+  } cases[] = {
+      {TR_EVENT_ERROR, true, true, false},
+      {TR_EVENT_CALL_END, false, true, false},
+      {TR_EVENT_CALL_END, true, false, false},
+      {TR_EVENT_TRACE_END, false, true, false},
+      {TR_EVENT_CELL_END, false, true, false},
+      {TR_EVENT_GRAPH_EXEC_END, false, true, false},
+      {TR_EVENT_CALL, true, false, false},
+      {TR_EVENT_RETRACING_WARNING, true, false, true},
+      {TR_EVENT_BREAKPOINT_BYPASSED, true, false, true},
+      {TR_EVENT_RETRACE_CAUSE, true, false, false},
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    g_autoptr(TrEvent) ev = tr_event_new(cases[i].kind);
+    ev->ok = cases[i].ok;
+    g_assert_true(td_event_in_group(ev, TD_EVENT_GROUP_ALL));
+    g_assert_cmpint(td_event_in_group(ev, TD_EVENT_GROUP_ERRORS), ==, cases[i].error);
+    g_assert_cmpint(td_event_in_group(ev, TD_EVENT_GROUP_WARNINGS), ==, cases[i].warning);
+  }
+
+  g_autoptr(TdEventFilter) filter = td_event_filter_new();
+  g_autoptr(GArray) changes = g_array_new(FALSE, FALSE, sizeof(GtkFilterChange));
+  g_signal_connect(filter, "changed", G_CALLBACK(record_change), changes);
+  td_event_filter_set_group(filter, TD_EVENT_GROUP_ERRORS);
+  g_assert_cmpint(gtk_filter_get_strictness(GTK_FILTER(filter)), ==, GTK_FILTER_MATCH_SOME);
+  g_autoptr(TrEvent) warning = tr_event_new(TR_EVENT_RETRACING_WARNING);
+  g_autoptr(TdEventItem) item = td_event_item_new(warning);
+  g_assert_false(gtk_filter_match(GTK_FILTER(filter), item));
+  td_event_filter_set_group(filter, TD_EVENT_GROUP_WARNINGS);
+  g_assert_true(gtk_filter_match(GTK_FILTER(filter), item));
+  td_event_filter_set_group(filter, TD_EVENT_GROUP_ALL);
+  g_assert_cmpint(gtk_filter_get_strictness(GTK_FILTER(filter)), ==, GTK_FILTER_MATCH_ALL);
+  static const GtkFilterChange expected[] = {
+      GTK_FILTER_CHANGE_MORE_STRICT, GTK_FILTER_CHANGE_DIFFERENT, GTK_FILTER_CHANGE_LESS_STRICT};
+  g_assert_cmpuint(changes->len, ==, G_N_ELEMENTS(expected));
+  for (guint i = 0; i < changes->len; i++)
+    g_assert_cmpint(g_array_index(changes, GtkFilterChange, i), ==, expected[i]);
 }
 
 /* The filter over a store's events model, as the log uses it. */
@@ -627,6 +702,7 @@ main(int argc, char **argv)
   g_test_add_func("/gui/event-filter/matches", test_filter_matches);
   g_test_add_func("/gui/event-filter/text-change", test_filter_text_change);
   g_test_add_func("/gui/event-filter/signals", test_filter_signals);
+  g_test_add_func("/gui/event-filter/errors-and-warnings", test_filter_groups);
   g_test_add_func("/gui/event-filter/store-events", test_filter_store_events);
   g_test_add_func("/gui/functions/sorters-and-cells", test_functions_sorters);
   g_test_add_func("/gui/event-log/rows-keep-their-places", test_paced_rows);

@@ -9,7 +9,10 @@
 #include <string.h>
 
 #include "td-client.h"
+#include "td-event-log.h"
 #include "td-format.h"
+#include "td-functions-view.h"
+#include "td-traces-view.h"
 #include "td-label.h"
 #include "td-log-row.h"
 #include "td-window.h"
@@ -447,6 +450,135 @@ test_cell_label_size(void)
     ;
 }
 
+/* The TdLogRow showing event `seq`, or NULL. */
+static TdLogRow *
+find_row(GtkWidget *w, guint64 seq)
+{
+  if (TD_IS_LOG_ROW(w) && gtk_widget_has_css_class(w, "log-row")) {
+    g_autofree char *want = g_strdup_printf("%" G_GUINT64_FORMAT, seq);
+    return g_strcmp0(td_log_row_get_text(TD_LOG_ROW(w), 0), want) == 0 ? TD_LOG_ROW(w) : NULL;
+  }
+  for (GtkWidget *c = gtk_widget_get_first_child(w); c; c = gtk_widget_get_next_sibling(c)) {
+    TdLogRow *row = find_row(c, seq);
+    if (row)
+      return row;
+  }
+  return NULL;
+}
+
+/* The position of event `seq` among the list's rows, or -1. */
+static int
+row_position(GtkListView *view, guint64 seq)
+{
+  GListModel *model = G_LIST_MODEL(gtk_list_view_get_model(view));
+  for (guint i = 0; i < g_list_model_get_n_items(model); i++) {
+    g_autoptr(TdEventItem) item = g_list_model_get_item(model, i);
+    if (td_event_item_get_event(item)->seq == seq)
+      return (int)i;
+  }
+  return -1;
+}
+
+/* The log of a session 3 hours in with millions of events: numbers and times whole in their
+ * columns; an error's class once; a click on a graph run's row selects its Function and
+ * trace; the errors filter lists the error alone. */
+static void
+test_log_rows(void)
+{
+  g_autoptr(GtkApplication) app =
+      gtk_application_new("org.trellis.Debugger.Test", G_APPLICATION_NON_UNIQUE);
+  g_autoptr(GError) error = NULL;
+  g_assert_true(g_application_register(G_APPLICATION(app), NULL, &error));
+  g_autofree char *dir = g_dir_make_tmp("td-window-XXXXXX", &error);
+  g_autofree char *path = g_build_filename(dir, "log.py", NULL);
+  g_assert_true(g_file_set_contents(path, script, -1, &error));
+  TdWindow *win = td_window_new(app);
+  gtk_window_present(GTK_WINDOW(win));
+  g_assert_true(td_window_open_file(win, path, &error));
+  g_assert_no_error(error);
+  gint64 deadline = g_get_monotonic_time() + 20 * G_USEC_PER_SEC;
+  while (td_window_get_status(win, NULL) != TD_CLIENT_FINISHED) {
+    g_assert_cmpint(g_get_monotonic_time(), <, deadline);
+    g_main_context_iteration(NULL, TRUE);
+  }
+  TdStore *store = td_window_get_store(win);
+  GPtrArray *events = tr_state_events(td_store_get_state(store));
+  gint64 fn_id = 0, cf_id = 0;
+  for (guint i = 0; i < events->len; i++) {
+    const TrEvent *ev = events->pdata[i];
+    if (ev->kind == TR_EVENT_CALL_END && ev->cf_id > 0) {
+      fn_id = ev->fn_id;
+      cf_id = ev->cf_id;
+    }
+  }
+  g_assert_cmpint(cf_id, >, 0);
+
+  g_autoptr(GPtrArray) batch = g_ptr_array_new_with_free_func((GDestroyNotify)tr_event_unref);
+  TrEvent *run = tr_event_new(TR_EVENT_GRAPH_EXEC_END);
+  run->seq = 1234567;
+  run->ts_ns = G_GINT64_CONSTANT(10800123456789); /* 3 h */
+  run->fn_id = fn_id;
+  run->fn_name = g_strdup("f");
+  run->cf_id = cf_id;
+  run->graph_id = 94558012345678;
+  run->dur_ns = 2000;
+  g_ptr_array_add(batch, run);
+  TrEvent *raised = tr_event_new(TR_EVENT_ERROR);
+  raised->seq = 1234568;
+  raised->ts_ns = run->ts_ns + 1000;
+  raised->name = g_strdup("ValueError");
+  raised->text = g_strdup("ValueError: bad input");
+  g_ptr_array_add(batch, raised);
+  td_store_apply_events(store, batch);
+
+  g_assert_true(gtk_widget_activate_action(GTK_WIDGET(win), "win.search", NULL));
+  GtkListView *log = find_list_view(GTK_WIDGET(win), "event-log");
+  TdLogRow *row = NULL, *error_row = NULL;
+  while (!(row = find_row(GTK_WIDGET(log), 1234567)) ||
+         !(error_row = find_row(GTK_WIDGET(log), 1234568)) ||
+         gtk_widget_get_width(GTK_WIDGET(row)) == 0) {
+    g_assert_cmpint(g_get_monotonic_time(), <, deadline);
+    g_main_context_iteration(NULL, FALSE);
+    g_usleep(1000);
+  }
+  iterate_for(100);
+  g_assert_cmpstr(td_log_row_get_text(row, 1), ==, "10800.123457");
+  g_assert_false(td_log_row_is_ellipsized(row, 0));
+  g_assert_false(td_log_row_is_ellipsized(row, 1));
+  g_autofree char *run_text = g_strdup_printf("concrete #%" G_GINT64_FORMAT ", 2.0 µs", cf_id);
+  g_assert_cmpstr(td_log_row_get_text(row, 5), ==, run_text);
+  g_assert_cmpstr(td_log_row_get_text(error_row, 5), ==, "ValueError: bad input");
+
+  /* a click on the graph run's row: its Function and trace are selected */
+  TdFunctionsView *functions =
+      TD_FUNCTIONS_VIEW(find_widget(GTK_WIDGET(win), TD_TYPE_FUNCTIONS_VIEW, NULL));
+  TdTracesView *traces = TD_TRACES_VIEW(find_widget(GTK_WIDGET(win), TD_TYPE_TRACES_VIEW, NULL));
+  td_traces_view_set_function(traces, 0);
+  g_assert_cmpint(td_traces_view_get_selected_trace(traces), !=, cf_id);
+  int pos = row_position(log, 1234567);
+  g_assert_cmpint(pos, >=, 0);
+  g_signal_emit_by_name(log, "activate", (guint)pos);
+  g_assert_cmpint(td_functions_view_get_selected(functions), ==, fn_id);
+  g_assert_cmpint(td_traces_view_get_selected_trace(traces), ==, cf_id);
+
+  /* errors only */
+  TdEventLog *event_log = TD_EVENT_LOG(find_widget(GTK_WIDGET(win), TD_TYPE_EVENT_LOG, NULL));
+  td_event_log_show_group(event_log, TD_EVENT_GROUP_ERRORS);
+  while (n_rows(log) != 1) {
+    g_assert_cmpint(g_get_monotonic_time(), <, deadline);
+    g_main_context_iteration(NULL, FALSE);
+    g_usleep(1000);
+  }
+  g_assert_cmpint(row_position(log, 1234568), ==, 0);
+  td_event_log_show_group(event_log, TD_EVENT_GROUP_ALL);
+
+  gtk_window_destroy(GTK_WINDOW(win));
+  while (g_main_context_iteration(NULL, FALSE))
+    ;
+  g_unlink(path);
+  g_rmdir(dir);
+}
+
 static gboolean
 is_lost(TdWindow *win, GtkSwitch *sw)
 {
@@ -511,6 +643,7 @@ main(int argc, char **argv)
   gtk_init();
   g_test_add_func("/gui/window/eager-switch-both-ways", test_eager_switch_both_ways);
   g_test_add_func("/gui/window/hidden-log-waits", test_hidden_log_waits);
+  g_test_add_func("/gui/window/log-rows-whole-and-clickable", test_log_rows);
   g_test_add_func("/gui/window/attach-not-trellis-and-lost", test_attach_failures);
   g_test_add_func("/gui/window/pause-bar-shows-and-hides", test_pause_bar);
   g_test_add_func("/gui/cell-label/size-does-not-follow-text", test_cell_label_size);
