@@ -250,16 +250,22 @@ on_trace_activated(TdTracesView *view, gint64 cf_id, gpointer user_data)
   gtk_notebook_set_current_page(self->details_notebook, PAGE_GRAPH);
 }
 
+/* The search's count follows the graph view: a new search text, or another trace shown. */
+static void
+on_graph_matches_changed(TdGraphView *view, guint n, gpointer user_data)
+{
+  TdWindow *self = TD_WINDOW(user_data);
+  const char *text = gtk_editable_get_text(GTK_EDITABLE(self->graph_search));
+  g_autofree char *matches =
+      *text ? g_strdup_printf("%u node%s", n, n == 1 ? "" : "s") : g_strdup("");
+  gtk_label_set_text(self->graph_matches, matches);
+}
+
 static void
 on_graph_search_changed(GtkSearchEntry *entry, gpointer user_data)
 {
   TdWindow *self = TD_WINDOW(user_data);
-  const char *text = gtk_editable_get_text(GTK_EDITABLE(entry));
-  td_graph_view_search(TD_GRAPH_VIEW(self->graph_view), text);
-  guint n = td_graph_view_get_n_matches(TD_GRAPH_VIEW(self->graph_view));
-  g_autofree char *matches =
-      *text ? g_strdup_printf("%u node%s", n, n == 1 ? "" : "s") : g_strdup("");
-  gtk_label_set_text(self->graph_matches, matches);
+  td_graph_view_search(TD_GRAPH_VIEW(self->graph_view), gtk_editable_get_text(GTK_EDITABLE(entry)));
 }
 
 static void
@@ -702,6 +708,7 @@ add_views(TdWindow *self)
   self->timeline = td_timeline_new();
   g_signal_connect(self->timeline, "function-activated", G_CALLBACK(on_function_activated), self);
   self->graph_view = td_graph_view_new();
+  g_signal_connect(self->graph_view, "matches-changed", G_CALLBACK(on_graph_matches_changed), self);
   gtk_widget_set_hexpand(self->timeline, TRUE);
   gtk_widget_set_vexpand(self->timeline, TRUE);
   gtk_widget_set_hexpand(self->graph_view, TRUE);

@@ -405,6 +405,96 @@ test_graph_view_renders_graph(void)
   g_clear_pointer(&activated_node, g_free);
 }
 
+/* The first controller of `type` on `widget` (borrowed). */
+static GtkEventController *
+find_controller(GtkWidget *widget, GType type)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers(widget);
+  for (guint i = 0; i < g_list_model_get_n_items(controllers); i++) {
+    g_autoptr(GObject) c = g_list_model_get_item(controllers, i);
+    if (G_TYPE_CHECK_INSTANCE_TYPE(c, type))
+      return GTK_EVENT_CONTROLLER(c); /* the widget keeps it */
+  }
+  return NULL;
+}
+
+static void
+count_matches_changed(TdGraphView *view, guint n, gpointer user_data)
+{
+  GArray *seen = user_data;
+  g_array_append_val(seen, n);
+}
+
+/* A drag that starts on a node pans without opening its details; a click opens them. The
+ * search's count is told again when another trace is shown (it went stale in the window). */
+static void
+test_graph_view_drag_and_counts(void)
+{
+  GtkWidget *view = td_graph_view_new();
+  g_signal_connect(view, "node-activated", G_CALLBACK(on_node_activated), NULL);
+  g_autoptr(GArray) seen = g_array_new(FALSE, FALSE, sizeof(guint));
+  g_signal_connect(view, "matches-changed", G_CALLBACK(count_matches_changed), seen);
+  GtkWidget *window = window_with(view, 600, 500);
+  TdGraphView *gv = TD_GRAPH_VIEW(view);
+
+  td_graph_view_search(gv, "add");
+  g_assert_cmpuint(seen->len, ==, 1);
+  g_assert_cmpuint(g_array_index(seen, guint, 0), ==, 0); /* nothing shown yet */
+  td_graph_view_set_trace(gv, 1, graph_json);
+  g_assert_true(iterate_until(is_idle, gv, 10));
+  g_assert_cmpuint(td_graph_view_get_n_matches(gv), ==, 1);
+  g_assert_cmpuint(g_array_index(seen, guint, seen->len - 1), ==, 1);
+  td_graph_view_set_trace(gv, 2, "{\"nodes\":[{\"name\":\"a\",\"op\":\"Const\"}]}");
+  g_assert_true(iterate_until(is_idle, gv, 10));
+  g_assert_cmpuint(g_array_index(seen, guint, seen->len - 1), ==, 0);
+  td_graph_view_set_trace(gv, 1, graph_json); /* from the cache */
+  g_assert_cmpuint(g_array_index(seen, guint, seen->len - 1), ==, 1);
+  td_graph_view_search(gv, NULL);
+  iterate_until(never, NULL, 0.1);
+
+  /* a point on a node */
+  double nx = -1, ny = -1;
+  for (int y = 0; y < 500 && nx < 0; y += 4)
+    for (int x = 0; x < 600 && nx < 0; x += 4)
+      if (td_graph_view_node_at(gv, x, y) >= 0) {
+        nx = x;
+        ny = y;
+      }
+  g_assert_cmpfloat(nx, >=, 0);
+  GtkEventController *drag = find_controller(view, GTK_TYPE_GESTURE_DRAG);
+  GtkEventController *click = find_controller(view, GTK_TYPE_GESTURE_CLICK);
+  g_assert_nonnull(drag);
+  g_assert_nonnull(click);
+  GtkWidget *popover = NULL;
+  for (GtkWidget *c = gtk_widget_get_first_child(view); c; c = gtk_widget_get_next_sibling(c))
+    if (GTK_IS_POPOVER(c))
+      popover = c;
+  g_assert_nonnull(popover);
+
+  /* pressed on the node, dragged 40 px, released: as GTK delivers a drag */
+  g_signal_emit_by_name(click, "pressed", 1, nx, ny);
+  g_signal_emit_by_name(drag, "drag-begin", nx, ny);
+  g_signal_emit_by_name(drag, "drag-update", 40.0, 10.0);
+  g_signal_emit_by_name(drag, "drag-end", 40.0, 10.0);
+  g_signal_emit_by_name(click, "released", 1, nx + 40, ny + 10);
+  iterate_until(never, NULL, 0.1);
+  g_assert_null(activated_node);
+  g_assert_false(gtk_widget_get_visible(popover));
+
+  /* a click where the node now is (it moved with the drag), with a pixel of jitter */
+  g_signal_emit_by_name(click, "pressed", 1, nx + 40, ny + 10);
+  g_signal_emit_by_name(drag, "drag-begin", nx + 40, ny + 10);
+  g_signal_emit_by_name(drag, "drag-update", 1.0, 0.0);
+  g_signal_emit_by_name(drag, "drag-end", 1.0, 0.0);
+  g_signal_emit_by_name(click, "released", 1, nx + 41, ny + 10);
+  g_assert_nonnull(activated_node);
+  iterate_until(never, NULL, 0.1);
+  g_assert_true(gtk_widget_get_visible(popover));
+
+  gtk_window_destroy(GTK_WINDOW(window));
+  g_clear_pointer(&activated_node, g_free);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -417,5 +507,6 @@ main(int argc, char **argv)
   g_test_add_func("/views/timeline/renders-store-and-follows", test_timeline_renders_store);
   g_test_add_func("/views/timeline/keys-zoom-limits-idle-gaps", test_timeline_keys_and_limits);
   g_test_add_func("/views/graph-view/lays-out-caches-searches", test_graph_view_renders_graph);
+  g_test_add_func("/views/graph-view/drag-and-search-counts", test_graph_view_drag_and_counts);
   return g_test_run();
 }

@@ -12,6 +12,7 @@
 #include "td-event-log.h"
 #include "td-format.h"
 #include "td-functions-view.h"
+#include "td-graph-view.h"
 #include "td-traces-view.h"
 #include "td-label.h"
 #include "td-log-row.h"
@@ -555,11 +556,30 @@ test_log_rows(void)
   TdTracesView *traces = TD_TRACES_VIEW(find_widget(GTK_WIDGET(win), TD_TYPE_TRACES_VIEW, NULL));
   td_traces_view_set_function(traces, 0);
   g_assert_cmpint(td_traces_view_get_selected_trace(traces), !=, cf_id);
+  /* a node search typed with no graph shown */
+  td_graph_view_set_trace(TD_GRAPH_VIEW(find_widget(GTK_WIDGET(win), TD_TYPE_GRAPH_VIEW, NULL)), 0,
+                          NULL);
+  GtkWidget *graph_search = find_by_class(GTK_WIDGET(win), "graph-search");
+  GtkLabel *graph_matches = GTK_LABEL(find_by_class(GTK_WIDGET(win), "graph-matches"));
+  gtk_editable_set_text(GTK_EDITABLE(graph_search), "addv2");
+  while (g_strcmp0(gtk_label_get_text(graph_matches), "0 nodes") != 0) {
+    if (g_get_monotonic_time() > deadline)
+      g_error("the node count says \"%s\"", gtk_label_get_text(graph_matches));
+    g_main_context_iteration(NULL, FALSE);
+    g_usleep(1000);
+  }
   int pos = row_position(log, 1234567);
   g_assert_cmpint(pos, >=, 0);
   g_signal_emit_by_name(log, "activate", (guint)pos);
   g_assert_cmpint(td_functions_view_get_selected(functions), ==, fn_id);
   g_assert_cmpint(td_traces_view_get_selected_trace(traces), ==, cf_id);
+  /* the trace's graph shown: the count follows it (it stayed "0 nodes") */
+  while (g_strcmp0(gtk_label_get_text(graph_matches), "1 node") != 0) {
+    if (g_get_monotonic_time() > deadline)
+      g_error("the node count says \"%s\"", gtk_label_get_text(graph_matches));
+    g_main_context_iteration(NULL, FALSE);
+    g_usleep(1000);
+  }
 
   /* errors only */
   TdEventLog *event_log = TD_EVENT_LOG(find_widget(GTK_WIDGET(win), TD_TYPE_EVENT_LOG, NULL));
