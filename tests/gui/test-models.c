@@ -493,6 +493,42 @@ names_of(GListModel *model)
 }
 
 static void
+emit_created_as(Session *s, gint64 fn_id, const char *name, const char *repr)
+{
+  TrEvent *ev = tr_event_new(TR_EVENT_FUNCTION_CREATED);
+  ev->fn_id = fn_id;
+  ev->fn_name = g_strdup(name);
+  ev->text = g_strdup(repr);
+  tr_event_bus_emit(s->bus, ev);
+}
+
+/* Functions of one name (two models' __call__, two instances of one) are told apart: by the
+ * qualified name, then by id; a name used once stays as it is, until another Function takes
+ * it too. */
+static void
+test_functions_same_name(void)
+{
+  Session s;
+  session_init(&s);
+  emit_created_as(&s, 1, "__call__", "<function Dense.__call__ at 0x10>");
+  emit_created_as(&s, 2, "step", "<function step at 0x20>");
+  g_autoptr(TdStore) store = td_store_new(G_MAXUINT);
+  td_store_apply_events(store, s.events);
+  GListModel *fns = td_store_get_functions(store);
+  g_autofree char *before = names_of(fns);
+  g_assert_cmpstr(before, ==, "__call__ step");
+
+  g_ptr_array_set_size(s.events, 0);
+  emit_created_as(&s, 3, "__call__", "<function Dense.__call__ at 0x10>");
+  emit_created_as(&s, 4, "__call__", "<function Conv.__call__ at 0x30>");
+  emit_call(&s, 5, "step", TR_OUTCOME_HIT, 1); /* another "step", seen first in a call */
+  td_store_apply_events(store, s.events);
+  g_autofree char *after = names_of(fns);
+  g_assert_cmpstr(after, ==, "Dense.__call__ #1 step #2 Dense.__call__ #3 Conv.__call__ step #5");
+  session_clear(&s);
+}
+
+static void
 test_functions_sorters(void)
 {
   Session s;
@@ -545,7 +581,13 @@ test_functions_sorters(void)
   g_autofree char *c_name = td_functions_format_cell("name", c);
   g_autofree char *c_rate = td_functions_format_cell("hit-rate", c);
   g_assert_cmpstr(c_name, ==, "c");
-  g_assert_cmpstr(c_rate, ==, "—"); /* eager only: no graph call */
+  g_assert_cmpstr(c_rate, ==, "—");                                /* eager only: no graph call */
+  g_autofree char *c_eager = td_functions_format_cell("eager", c); /* the Eager column */
+  g_assert_cmpstr(c_eager, ==, "2");
+  g_autoptr(GtkSorter) eager_sorter = td_functions_sorter_new("eager");
+  gtk_sort_list_model_set_sorter(sorted, eager_sorter);
+  g_autofree char *by_eager = names_of(G_LIST_MODEL(sorted));
+  g_assert_true(g_str_has_suffix(by_eager, "c"));
 
   /* Live: more calls of a, then the sorter re-sorts when told (as the view does per batch). */
   g_ptr_array_set_size(s.events, 0);
@@ -705,6 +747,7 @@ main(int argc, char **argv)
   g_test_add_func("/gui/event-filter/errors-and-warnings", test_filter_groups);
   g_test_add_func("/gui/event-filter/store-events", test_filter_store_events);
   g_test_add_func("/gui/functions/sorters-and-cells", test_functions_sorters);
+  g_test_add_func("/gui/functions/same-name-told-apart", test_functions_same_name);
   g_test_add_func("/gui/event-log/rows-keep-their-places", test_paced_rows);
   g_test_add_func("/gui/event-log/short-list-grows-in-steps", test_paced_ramp);
   return g_test_run();

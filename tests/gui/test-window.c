@@ -599,6 +599,49 @@ test_log_rows(void)
   g_rmdir(dir);
 }
 
+/* The Functions table in the window has an Eager column (runs of the Python body under
+ * run_functions_eagerly, apart from hits and misses). */
+static void
+test_functions_header(void)
+{
+  g_autoptr(GtkApplication) app =
+      gtk_application_new("org.trellis.Debugger.Test", G_APPLICATION_NON_UNIQUE);
+  g_autoptr(GError) error = NULL;
+  g_assert_true(g_application_register(G_APPLICATION(app), NULL, &error));
+  g_autofree char *dir = g_dir_make_tmp("td-window-XXXXXX", &error);
+  g_autofree char *path = g_build_filename(dir, "header.py", NULL);
+  g_assert_true(g_file_set_contents(path, script, -1, &error));
+  TdWindow *win = td_window_new(app);
+  gtk_window_present(GTK_WINDOW(win));
+  g_assert_true(td_window_open_file(win, path, &error));
+  GtkWidget *table = find_widget(GTK_WIDGET(win), GTK_TYPE_COLUMN_VIEW, NULL);
+  g_assert_nonnull(table);
+  gint64 deadline = g_get_monotonic_time() + 20 * G_USEC_PER_SEC;
+  while (!gtk_widget_get_mapped(table) || gtk_widget_get_height(table) == 0) {
+    g_assert_cmpint(g_get_monotonic_time(), <, deadline);
+    g_main_context_iteration(NULL, FALSE);
+    g_usleep(1000);
+  }
+  iterate_for(200);
+  GListModel *columns = gtk_column_view_get_columns(GTK_COLUMN_VIEW(table));
+  gboolean eager = FALSE;
+  for (guint i = 0; i < g_list_model_get_n_items(columns); i++) {
+    g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item(columns, i);
+    eager |= g_strcmp0(gtk_column_view_column_get_title(column), "Eager") == 0;
+  }
+  g_assert_true(eager);
+
+  while (td_window_get_status(win, NULL) != TD_CLIENT_FINISHED) {
+    g_assert_cmpint(g_get_monotonic_time(), <, deadline);
+    g_main_context_iteration(NULL, TRUE);
+  }
+  gtk_window_destroy(GTK_WINDOW(win));
+  while (g_main_context_iteration(NULL, FALSE))
+    ;
+  g_unlink(path);
+  g_rmdir(dir);
+}
+
 static gboolean
 is_lost(TdWindow *win, GtkSwitch *sw)
 {
@@ -663,6 +706,7 @@ main(int argc, char **argv)
   gtk_init();
   g_test_add_func("/gui/window/eager-switch-both-ways", test_eager_switch_both_ways);
   g_test_add_func("/gui/window/hidden-log-waits", test_hidden_log_waits);
+  g_test_add_func("/gui/window/functions-eager-column", test_functions_header);
   g_test_add_func("/gui/window/log-rows-whole-and-clickable", test_log_rows);
   g_test_add_func("/gui/window/attach-not-trellis-and-lost", test_attach_failures);
   g_test_add_func("/gui/window/pause-bar-shows-and-hides", test_pause_bar);
