@@ -355,6 +355,17 @@ static const TdClientCallbacks client_callbacks = {
 
 /* ---- sessions ---- */
 
+/* Every view that reads the store, in one place: begin_session connects them all, and
+ * end_session disconnects them all (it left the timeline holding the store, connected). */
+static void
+set_views_store(TdWindow *self, TdStore *store)
+{
+  td_functions_view_set_store(self->functions_view, store);
+  td_traces_view_set_store(self->traces_view, store);
+  td_event_log_set_store(self->event_log, store);
+  td_timeline_set_store(TD_TIMELINE(self->timeline), store);
+}
+
 static void
 begin_session(TdWindow *self, const char *title, const char *subtitle, gboolean standalone)
 {
@@ -364,10 +375,7 @@ begin_session(TdWindow *self, const char *title, const char *subtitle, gboolean 
   g_signal_connect(self->store, "eager-changed", G_CALLBACK(on_store_eager_changed), self);
   g_signal_connect(self->store, "reset", G_CALLBACK(on_store_reset), self);
   g_signal_connect(self->store, "paused-changed", G_CALLBACK(on_store_paused_changed), self);
-  td_functions_view_set_store(self->functions_view, self->store);
-  td_traces_view_set_store(self->traces_view, self->store);
-  td_event_log_set_store(self->event_log, self->store);
-  td_timeline_set_store(TD_TIMELINE(self->timeline), self->store);
+  set_views_store(self, self->store);
   gtk_label_set_text(self->title_label, title);
   gtk_label_set_text(self->subtitle_label, subtitle);
   gtk_widget_set_visible(GTK_WIDGET(self->subtitle_label), TRUE);
@@ -385,9 +393,7 @@ begin_session(TdWindow *self, const char *title, const char *subtitle, gboolean 
 static void
 end_session(TdWindow *self)
 {
-  td_functions_view_set_store(self->functions_view, NULL);
-  td_traces_view_set_store(self->traces_view, NULL);
-  td_event_log_set_store(self->event_log, NULL);
+  set_views_store(self, NULL);
   if (self->store)
     g_signal_handlers_disconnect_by_data(self->store, self);
   g_clear_object(&self->store);

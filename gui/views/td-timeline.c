@@ -198,6 +198,13 @@ td_timeline_get_follow(TdTimeline *self)
   return self->follow;
 }
 
+TdStore *
+td_timeline_get_store(TdTimeline *self)
+{
+  g_return_val_if_fail(TD_IS_TIMELINE(self), NULL);
+  return self->store;
+}
+
 const TdTlIndex *
 td_timeline_get_index(TdTimeline *self)
 {

@@ -28,6 +28,8 @@ GtkWidget *td_timeline_new(void);
 /* Show `store`'s events (NULL: none); the timeline keeps a reference. */
 void td_timeline_set_store(TdTimeline *self, TdStore *store);
 
+/* The store shown (borrowed), or NULL. */
+TdStore *td_timeline_get_store(TdTimeline *self);
 /* The index drawn from (borrowed). */
 const TdTlIndex *td_timeline_get_index(TdTimeline *self);
 /* The visible time range, on the index's view-time scale: the events' ts_ns with long idle

@@ -16,6 +16,7 @@
 #include "td-traces-view.h"
 #include "td-label.h"
 #include "td-log-row.h"
+#include "td-timeline.h"
 #include "td-window.h"
 
 static const char script[] = "import tensorflow as tf\n"
@@ -676,6 +677,17 @@ test_attach_failures(void)
                   "events (no trellis-debug-77.json beside its connection file)");
   g_clear_error(&error);
   g_assert_false(td_window_has_session(win));
+  /* the session that could not start let go of every view: the timeline kept the store,
+   * connected to it */
+  TdTimeline *timeline = TD_TIMELINE(find_widget(GTK_WIDGET(win), TD_TYPE_TIMELINE, NULL));
+  g_assert_nonnull(timeline);
+  TdStore *left = td_timeline_get_store(timeline);
+  if (left)
+    g_error("the timeline still reads a store after end_session (its reset handler %s)",
+            g_signal_has_handler_pending(left, g_signal_lookup("reset", TD_TYPE_STORE), 0, FALSE)
+                ? "connected"
+                : "gone");
+  g_assert_null(td_window_get_store(win));
 
   /* a discovery file whose endpoints nobody serves */
   g_autofree char *disc = g_build_filename(dir, "trellis-debug-77.json", NULL);
