@@ -255,6 +255,8 @@ static void
 on_graph_matches_changed(TdGraphView *view, guint n, gpointer user_data)
 {
   TdWindow *self = TD_WINDOW(user_data);
+  if (!self->graph_search)
+    return; /* the window is being disposed */
   const char *text = gtk_editable_get_text(GTK_EDITABLE(self->graph_search));
   g_autofree char *matches =
       *text ? g_strdup_printf("%u node%s", n, n == 1 ? "" : "s") : g_strdup("");
@@ -714,7 +716,10 @@ add_views(TdWindow *self)
   self->timeline = td_timeline_new();
   g_signal_connect(self->timeline, "function-activated", G_CALLBACK(on_function_activated), self);
   self->graph_view = td_graph_view_new();
-  g_signal_connect(self->graph_view, "matches-changed", G_CALLBACK(on_graph_matches_changed), self);
+  /* The graph view may outlive the window (a layout task holds it): the handler goes with
+   * the window. */
+  g_signal_connect_object(self->graph_view, "matches-changed", G_CALLBACK(on_graph_matches_changed),
+                          self, 0);
   gtk_widget_set_hexpand(self->timeline, TRUE);
   gtk_widget_set_vexpand(self->timeline, TRUE);
   gtk_widget_set_hexpand(self->graph_view, TRUE);
@@ -766,6 +771,11 @@ td_window_dispose(GObject *object)
   if (self->store)
     g_signal_handlers_disconnect_by_data(self->store, self);
   g_clear_object(&self->store);
+  /* The views made in code report to the window no more (their template parents go next). */
+  if (self->graph_view)
+    g_signal_handlers_disconnect_by_data(self->graph_view, self);
+  if (self->timeline)
+    g_signal_handlers_disconnect_by_data(self->timeline, self);
   gtk_widget_dispose_template(GTK_WIDGET(self), TD_TYPE_WINDOW);
   G_OBJECT_CLASS(td_window_parent_class)->dispose(object);
 }
