@@ -46,7 +46,8 @@ G_DEFINE_QUARK(td-client-error-quark, td_client_error);
 /* A request unanswered this long is sent again (with a new id). */
 #define RETRY_US (1 * G_USEC_PER_SEC)
 /* No reply for this long: the kernel is LOST. */
-#define LOST_US (5 * G_USEC_PER_SEC)
+#define LOST_SECONDS 5
+#define LOST_US      (LOST_SECONDS * G_USEC_PER_SEC)
 /* With nothing outstanding, ask events_since after this much silence. */
 #define KEEPALIVE_US (1 * G_USEC_PER_SEC)
 /* While LOST, re-read the discovery file this often. */
@@ -511,6 +512,19 @@ attach_config_load(const char *connection_file, GError **error)
                 scheme);
     return NULL;
   }
+  if (!g_file_test(conf->discovery_file, G_FILE_TEST_EXISTS)) {
+    /* Any Jupyter kernel writes a connection file; only a Trellis kernel publishes its trace
+     * events, in a discovery file beside it. */
+    const char *kernel = string_member(conn, "kernel_name");
+    g_autofree char *name = g_path_get_basename(conf->discovery_file);
+    g_autofree char *which =
+        kernel && *kernel ? g_strdup_printf(" (kernel_name \"%s\")", kernel) : g_strdup("");
+    g_set_error(error, TD_CLIENT_ERROR, TD_CLIENT_ERROR_NOT_TRELLIS,
+                "This is not a Trellis kernel%s: it publishes no trace events (no %s beside its "
+                "connection file)",
+                which, name);
+    return NULL;
+  }
   if (!read_discovery(conf, error))
     return NULL;
   return g_steal_pointer(&conf);
@@ -932,7 +946,7 @@ tick(Worker *w)
     }
   }
   if (overdue && now - w->last_heard > LOST_US)
-    set_status(w, TD_CLIENT_LOST, "the kernel does not answer");
+    set_status(w, TD_CLIENT_LOST, "no reply for " G_STRINGIFY(LOST_SECONDS) " s");
   if (g_hash_table_size(w->pending) == 0 && now - w->last_heard > KEEPALIVE_US) {
     if (w->synced)
       request_since(w);

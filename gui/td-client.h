@@ -51,10 +51,11 @@ typedef struct _TdClient TdClient;
 /* How many events the states of snapshots keep (tr_state_new's keep_events). */
 #define TD_CLIENT_KEEP_EVENTS 250000
 
-/* Failures to start a client: unreadable connection, discovery, notebook or script file. */
+/* Failures to start a client: unreadable connection, discovery, notebook or script file; or
+ * a connection file of a kernel that is not Trellis (no discovery file beside it). */
 #define TD_CLIENT_ERROR (td_client_error_quark())
 GQuark td_client_error_quark(void);
-typedef enum { TD_CLIENT_ERROR_FILE } TdClientError;
+typedef enum { TD_CLIENT_ERROR_FILE, TD_CLIENT_ERROR_NOT_TRELLIS } TdClientError;
 
 /* Attach to the kernel of `connection_file`. FALSE-y (NULL + error) when the connection file or
  * its discovery file cannot be read. Transfer full. */

@@ -8,9 +8,10 @@
 
 struct _TdEventFilter {
   GtkFilter parent_instance;
-  TrEventKind kind; /* kind shown, or TR_EVENT_N_KINDS for all */
-  char *text;       /* search text as typed */
-  char *folded;     /* the search text case-folded, "" when empty */
+  TrEventKind kind;   /* kind shown, or TR_EVENT_N_KINDS for all */
+  TdEventGroup group; /* group shown, or TD_EVENT_GROUP_ALL */
+  char *text;         /* search text as typed */
+  char *folded;       /* the search text case-folded, "" when empty */
 };
 
 G_DEFINE_FINAL_TYPE(TdEventFilter, td_event_filter, GTK_TYPE_FILTER)
@@ -22,14 +23,15 @@ td_event_filter_match(GtkFilter *filter, gpointer item)
   if (!TD_IS_EVENT_ITEM(item))
     return FALSE;
   const TrEvent *ev = td_event_item_get_event(TD_EVENT_ITEM(item));
-  return ev != NULL && td_event_matches(ev, self->kind, self->folded);
+  return ev != NULL && td_event_in_group(ev, self->group) &&
+         td_event_matches(ev, self->kind, self->folded);
 }
 
 static GtkFilterMatch
 td_event_filter_get_strictness(GtkFilter *filter)
 {
   TdEventFilter *self = TD_EVENT_FILTER(filter);
-  if (self->kind == TR_EVENT_N_KINDS && *self->folded == '\0')
+  if (self->kind == TR_EVENT_N_KINDS && self->group == TD_EVENT_GROUP_ALL && *self->folded == '\0')
     return GTK_FILTER_MATCH_ALL;
   return GTK_FILTER_MATCH_SOME;
 }
@@ -87,6 +89,29 @@ td_event_filter_get_kind(TdEventFilter *self)
 {
   g_return_val_if_fail(TD_IS_EVENT_FILTER(self), TR_EVENT_N_KINDS);
   return self->kind;
+}
+
+void
+td_event_filter_set_group(TdEventFilter *self, TdEventGroup group)
+{
+  g_return_if_fail(TD_IS_EVENT_FILTER(self));
+  g_return_if_fail(group >= 0 && group < TD_EVENT_N_GROUPS);
+  if (group == self->group)
+    return;
+  GtkFilterChange change = GTK_FILTER_CHANGE_DIFFERENT;
+  if (self->group == TD_EVENT_GROUP_ALL)
+    change = GTK_FILTER_CHANGE_MORE_STRICT;
+  else if (group == TD_EVENT_GROUP_ALL)
+    change = GTK_FILTER_CHANGE_LESS_STRICT;
+  self->group = group;
+  gtk_filter_changed(GTK_FILTER(self), change);
+}
+
+TdEventGroup
+td_event_filter_get_group(TdEventFilter *self)
+{
+  g_return_val_if_fail(TD_IS_EVENT_FILTER(self), TD_EVENT_GROUP_ALL);
+  return self->group;
 }
 
 GtkFilterChange

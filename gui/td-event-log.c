@@ -45,6 +45,9 @@ struct _TdEventLog {
 
 G_DEFINE_FINAL_TYPE(TdEventLog, td_event_log, GTK_TYPE_WIDGET)
 
+enum { SIG_EVENT_ACTIVATED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
 /* The most events the log lists: the newest. */
 #define LOG_EVENTS 2000
 /* How often the count follows arriving events. */
@@ -81,8 +84,10 @@ cell_site(const TrEvent *ev)
 }
 
 static const TdLogColumn columns[] = {
-    {"#", cell_seq, TRUE, FALSE, 6},
-    {"Time (s)", cell_time, TRUE, FALSE, 9},
+    /* wide enough for 10,000,000 events and a day-long session ("86400.123456"): digits are
+     * wider than the average character the widths count in */
+    {"#", cell_seq, TRUE, FALSE, 10},
+    {"Time (s)", cell_time, TRUE, FALSE, 14},
     {"Event", cell_kind, FALSE, FALSE, 13},
     {"Function", cell_function, FALSE, FALSE, 12},
     {"Call site", cell_site, FALSE, FALSE, 13},
@@ -360,12 +365,41 @@ on_kind_selected(GtkDropDown *dropdown, GParamSpec *pspec, gpointer user_data)
 {
   TdEventLog *self = TD_EVENT_LOG(user_data);
   guint pos = gtk_drop_down_get_selected(dropdown);
-  /* Row 0 is "All events"; row k + 1 is kind k. */
-  TrEventKind kind = pos == 0 || pos == GTK_INVALID_LIST_POSITION || pos > TR_EVENT_N_KINDS
+  /* Rows 0 … TD_EVENT_N_GROUPS - 1 are the groups ("All events" first); then each kind. */
+  TdEventGroup group = pos < TD_EVENT_N_GROUPS ? (TdEventGroup)pos : TD_EVENT_GROUP_ALL;
+  TrEventKind kind = pos == GTK_INVALID_LIST_POSITION || pos < TD_EVENT_N_GROUPS ||
+                             pos >= TD_EVENT_N_GROUPS + TR_EVENT_N_KINDS
                          ? TR_EVENT_N_KINDS
-                         : (TrEventKind)(pos - 1);
+                         : (TrEventKind)(pos - TD_EVENT_N_GROUPS);
+  td_event_filter_set_group(self->filter, group);
   td_event_filter_set_kind(self->filter, kind);
   td_paced_list_flush(self->paced);
+}
+
+void
+td_event_log_show_group(TdEventLog *self, TdEventGroup group)
+{
+  g_return_if_fail(TD_IS_EVENT_LOG(self) && group < TD_EVENT_N_GROUPS);
+  gtk_drop_down_set_selected(self->kind_dropdown, group);
+}
+
+void
+td_event_log_show_kind(TdEventLog *self, TrEventKind kind)
+{
+  g_return_if_fail(TD_IS_EVENT_LOG(self) && kind <= TR_EVENT_N_KINDS);
+  gtk_drop_down_set_selected(self->kind_dropdown,
+                             kind == TR_EVENT_N_KINDS ? 0 : TD_EVENT_N_GROUPS + kind);
+}
+
+/* A click on a row: the Function and trace it refers to get selected (by the window). */
+static void
+on_row_activated(GtkListView *view, guint position, gpointer user_data)
+{
+  TdEventLog *self = TD_EVENT_LOG(user_data);
+  g_autoptr(GObject) item = g_list_model_get_item(G_LIST_MODEL(self->paced), position);
+  const TrEvent *ev = TD_IS_EVENT_ITEM(item) ? td_event_item_get_event(TD_EVENT_ITEM(item)) : NULL;
+  if (ev && (ev->fn_id || ev->cf_id))
+    g_signal_emit(self, signals[SIG_EVENT_ACTIVATED], 0, ev->fn_id, ev->cf_id);
 }
 
 static void
@@ -400,7 +434,8 @@ static GtkWidget *
 kind_dropdown_new(void)
 {
   g_autoptr(GtkStringList) kinds = gtk_string_list_new(NULL);
-  gtk_string_list_append(kinds, "All events");
+  for (int g = 0; g < TD_EVENT_N_GROUPS; g++)
+    gtk_string_list_append(kinds, td_format_group_label((TdEventGroup)g));
   for (int k = 0; k < TR_EVENT_N_KINDS; k++)
     gtk_string_list_append(kinds, td_format_kind_label((TrEventKind)k));
   return gtk_drop_down_new(G_LIST_MODEL(g_steal_pointer(&kinds)), NULL);
@@ -412,7 +447,8 @@ toolbar_new(TdEventLog *self)
   GtkWidget *bar = gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6);
   gtk_widget_add_css_class(bar, "log-toolbar");
   self->kind_dropdown = GTK_DROP_DOWN(kind_dropdown_new());
-  gtk_widget_set_tooltip_text(GTK_WIDGET(self->kind_dropdown), "Show one kind of event");
+  gtk_widget_set_tooltip_text(GTK_WIDGET(self->kind_dropdown),
+                              "Show errors, retracing warnings, or one kind of event");
   g_signal_connect(self->kind_dropdown, "notify::selected", G_CALLBACK(on_kind_selected), self);
   self->search = GTK_SEARCH_ENTRY(gtk_search_entry_new());
   g_object_set(self->search, "placeholder-text", "Search events", NULL);
@@ -473,6 +509,9 @@ td_event_log_class_init(TdEventLogClass *klass)
   GTK_WIDGET_CLASS(klass)->unmap = td_event_log_unmap;
   gtk_widget_class_set_layout_manager_type(GTK_WIDGET_CLASS(klass), GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name(GTK_WIDGET_CLASS(klass), "tdeventlog");
+  signals[SIG_EVENT_ACTIVATED] =
+      g_signal_new("event-activated", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                   NULL, G_TYPE_NONE, 2, G_TYPE_INT64, G_TYPE_INT64);
 }
 
 static void
@@ -501,6 +540,8 @@ td_event_log_init(TdEventLog *self)
   g_signal_connect(factory, "unbind", G_CALLBACK(row_unbind), NULL);
   self->list_view = GTK_LIST_VIEW(gtk_list_view_new(g_steal_pointer(&selection), factory));
   gtk_widget_add_css_class(GTK_WIDGET(self->list_view), "event-log");
+  gtk_list_view_set_single_click_activate(self->list_view, TRUE);
+  g_signal_connect(self->list_view, "activate", G_CALLBACK(on_row_activated), self);
 
   self->scrolled = GTK_SCROLLED_WINDOW(gtk_scrolled_window_new());
   /* Rows are as wide as the view: their cells ellipsize rather than scroll sideways, and the

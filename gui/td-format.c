@@ -182,13 +182,21 @@ details_concrete(const TrEvent *ev)
   return g_strdup_printf("#%" G_GINT64_FORMAT " %s", ev->cf_id, head);
 }
 
+/* A graph run names the trace it runs (its graph_id is an address, meaningless to a
+ * reader); the Function is in its own column. */
 static char *
 details_graph_run(const TrEvent *ev)
 {
-  if (ev->kind == TR_EVENT_GRAPH_EXEC_START)
-    return g_strdup_printf("graph %" G_GINT64_FORMAT, ev->graph_id);
-  g_autofree char *dur = td_format_duration_ns(ev->dur_ns);
-  return g_strdup_printf("graph %" G_GINT64_FORMAT ", %s", ev->graph_id, dur);
+  GString *out = g_string_new(NULL);
+  if (ev->cf_id > 0)
+    g_string_append_printf(out, "concrete #%" G_GINT64_FORMAT, ev->cf_id);
+  else
+    g_string_append(out, "a graph outside any trace");
+  if (ev->kind == TR_EVENT_GRAPH_EXEC_END) {
+    g_autofree char *dur = td_format_duration_ns(ev->dur_ns);
+    g_string_append_printf(out, ", %s%s", dur, ev->ok ? "" : ", raised");
+  }
+  return g_string_free(out, FALSE);
 }
 
 static char *
@@ -204,11 +212,17 @@ details_eager(const TrEvent *ev)
   return g_strdup(ev->enabled ? "functions run eagerly" : "functions run as graphs");
 }
 
+/* "ValueError: message": the class once, whether or not the message already starts with it
+ * (an exception's text as Python formats it does). */
 static char *
 details_error(const TrEvent *ev)
 {
   g_autofree char *text = first_line(ev->text);
-  return g_strdup_printf("%s: %s", ev->name ? ev->name : "Error", text);
+  const char *name = ev->name && *ev->name ? ev->name : "Error";
+  size_t n = strlen(name);
+  if (strncmp(text, name, n) == 0 && (text[n] == ':' || text[n] == '\0'))
+    return g_steal_pointer(&text);
+  return *text ? g_strdup_printf("%s: %s", name, text) : g_strdup(name);
 }
 
 char *
@@ -280,6 +294,37 @@ contains_folded(const char *hay, const char *needle)
     return false;
   g_autofree char *folded = g_utf8_casefold(hay, -1);
   return strstr(folded, needle) != NULL;
+}
+
+bool
+td_event_in_group(const TrEvent *ev, TdEventGroup group)
+{
+  g_return_val_if_fail(ev != NULL, false);
+  switch (group) {
+    case TD_EVENT_GROUP_ERRORS: /* errors, and the spans they ended */
+      return ev->kind == TR_EVENT_ERROR ||
+             (!ev->ok && (ev->kind == TR_EVENT_CALL_END || ev->kind == TR_EVENT_TRACE_END ||
+                          ev->kind == TR_EVENT_CELL_END || ev->kind == TR_EVENT_GRAPH_EXEC_END));
+    case TD_EVENT_GROUP_WARNINGS:
+      return ev->kind == TR_EVENT_RETRACING_WARNING || ev->kind == TR_EVENT_BREAKPOINT_BYPASSED;
+    case TD_EVENT_GROUP_ALL:
+    default:
+      return true;
+  }
+}
+
+const char *
+td_format_group_label(TdEventGroup group)
+{
+  switch (group) {
+    case TD_EVENT_GROUP_ERRORS:
+      return "Errors (and what they ended)";
+    case TD_EVENT_GROUP_WARNINGS:
+      return "Retracing warnings (and bypassed breakpoints)";
+    case TD_EVENT_GROUP_ALL:
+    default:
+      return "All events";
+  }
 }
 
 bool

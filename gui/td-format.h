@@ -36,4 +36,16 @@ char *td_format_event_details(const TrEvent *ev);
  * already be case-folded (g_utf8_casefold). */
 bool td_event_matches(const TrEvent *ev, TrEventKind kind, const char *needle);
 
+/* Groups of events the log filters by, across kinds. */
+typedef enum {
+  TD_EVENT_GROUP_ALL,      /* every event */
+  TD_EVENT_GROUP_ERRORS,   /* error events, and calls, traces, cells and graph runs that raised */
+  TD_EVENT_GROUP_WARNINGS, /* retracing warnings, and breakpoints a cached graph bypassed */
+  TD_EVENT_N_GROUPS
+} TdEventGroup;
+/* Whether the event belongs to `group`. */
+bool td_event_in_group(const TrEvent *ev, TdEventGroup group);
+/* The group as the log's filter lists it. Borrowed, static. */
+const char *td_format_group_label(TdEventGroup group);
+
 G_END_DECLS

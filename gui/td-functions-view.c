@@ -89,10 +89,12 @@ format_ms(GObject *item, const char *property)
 }
 
 static const TdColumn columns[] = {
-    {"name", "Function", "name", FALSE, format_text, FALSE, 14},
+    /* Functions of one name (methods, __call__) apart: the qualified name, then the id */
+    {"name", "Function", "label", FALSE, format_text, FALSE, 16},
     {"calls", "Calls", "calls", TRUE, format_count, FALSE, 8},
     {"hits", "Hits", "hits", TRUE, format_count, FALSE, 8},
     {"misses", "Misses", "misses", TRUE, format_count, FALSE, 7},
+    {"eager", "Eager", "eager", TRUE, format_count, FALSE, 7},
     {"hit-rate", "Hit rate", "hit-rate", TRUE, format_rate, FALSE, 7},
     {"trace-ms", "Tracing", "trace-ms", TRUE, format_ms, FALSE, 8},
     {"last-cause", "Last retrace cause", "last-cause", FALSE, format_text, TRUE, 30},

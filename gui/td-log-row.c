@@ -64,17 +64,30 @@ td_log_row_measure(GtkWidget *widget, GtkOrientation orientation, int for_size, 
 }
 
 /* Columns at their natural widths, the expanding one taking what is left (at least nothing);
- * when even that does not fit, every column shrinks alike. */
+ * when even that does not fit, the text columns shrink alike. Numeric columns keep their
+ * width while they fit: a number cut short ("123…") reads as another number. */
 static void
 place_columns(TdLogRow *self, int width)
 {
+  int numbers = 0, texts = 0;
+  for (guint i = 0; i < self->n_columns; i++)
+    if ((int)i != self->expand)
+      *(self->columns[i].numeric ? &numbers : &texts) += natural_width(self, i);
+  double text_scale = 1.0, number_scale = 1.0;
+  if (numbers > width) {
+    number_scale = (double)width / numbers;
+    text_scale = 0;
+  } else if (numbers + texts > width) {
+    text_scale = texts > 0 ? (double)(width - numbers) / texts : 1.0;
+  }
   int fixed = 0;
   for (guint i = 0; i < self->n_columns; i++)
     if ((int)i != self->expand)
-      fixed += natural_width(self, i);
-  double scale = fixed > width ? (double)width / fixed : 1.0;
+      fixed +=
+          (int)(natural_width(self, i) * (self->columns[i].numeric ? number_scale : text_scale));
   int x = 0;
   for (guint i = 0; i < self->n_columns; i++) {
+    double scale = self->columns[i].numeric ? number_scale : text_scale;
     int w = (int)i == self->expand ? MAX(width - fixed, 0) : (int)(natural_width(self, i) * scale);
     self->columns[i].x = x + COLUMN_PAD;
     self->columns[i].width = MAX(w - 2 * COLUMN_PAD, 0);
@@ -150,6 +163,14 @@ on_query_tooltip(GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip 
     return TRUE;
   }
   return FALSE;
+}
+
+gboolean
+td_log_row_is_ellipsized(TdLogRow *self, guint column)
+{
+  g_return_val_if_fail(TD_IS_LOG_ROW(self) && column < self->n_columns, FALSE);
+  sync_context(self);
+  return *self->columns[column].text && pango_layout_is_ellipsized(column_layout(self, column));
 }
 
 static void

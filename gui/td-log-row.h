@@ -21,6 +21,8 @@ GtkWidget *td_log_row_new(guint n_columns, const int *width_chars, const gboolea
 /* NULL is "". Redraws only when the text changed. */
 void td_log_row_set_text(TdLogRow *self, guint column, const char *text);
 const char *td_log_row_get_text(TdLogRow *self, guint column);
+/* Whether `column`'s text is cut short (ellipsized) at the row's allocated width. */
+gboolean td_log_row_is_ellipsized(TdLogRow *self, guint column);
 /* Tell assistive technologies the row's texts (joined by ", "), after a round of
  * td_log_row_set_text. */
 void td_log_row_update_accessible(TdLogRow *self);

@@ -1,6 +1,6 @@
 /* td-screenshot.c — a widget rendered to PNG (see td-screenshot.h): a GtkWidgetPaintable of
- * the widget is snapshotted to a render node, which the window's GskRenderer turns into a
- * texture. */
+ * the widget is snapshotted to a render node, scaled to the surface's device pixels, which the
+ * window's GskRenderer turns into a texture. */
 #include "td-screenshot.h"
 
 gboolean
@@ -24,8 +24,13 @@ td_screenshot_save(GtkWidget *widget, const char *path, GError **error)
     width = gdk_surface_get_width(surface);
     height = gdk_surface_get_height(surface);
   }
+  /* At the surface's scale (GDK_SCALE=2: twice the pixels each way), as the screen shows it:
+   * the renderer draws a texture at one pixel per unit, so the node is scaled up and the
+   * viewport given in device pixels. */
+  int scale = MAX(gdk_surface_get_scale_factor(surface), 1);
   g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new(widget);
   GtkSnapshot *snapshot = gtk_snapshot_new();
+  gtk_snapshot_scale(snapshot, (float)scale, (float)scale);
   gtk_snapshot_translate(snapshot, &GRAPHENE_POINT_INIT((float)dx, (float)dy));
   gdk_paintable_snapshot(paintable, GDK_SNAPSHOT(snapshot), gtk_widget_get_width(widget),
                          gtk_widget_get_height(widget));
@@ -34,12 +39,12 @@ td_screenshot_save(GtkWidget *widget, const char *path, GError **error)
     g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "the window drew nothing");
     return FALSE;
   }
-  g_autoptr(GdkTexture) texture =
-      gsk_renderer_render_texture(renderer, node, &GRAPHENE_RECT_INIT(0, 0, width, height));
+  g_autoptr(GdkTexture) texture = gsk_renderer_render_texture(
+      renderer, node, &GRAPHENE_RECT_INIT(0, 0, width * scale, height * scale));
   if (texture == NULL || !gdk_texture_save_to_png(texture, path)) {
     g_set_error(error, G_IO_ERROR, G_IO_ERROR_FAILED, "could not write %s", path);
     return FALSE;
   }
-  g_debug("rendered %dx%d to %s", width, height, path);
+  g_debug("rendered %dx%d (scale %d) to %s", width, height, scale, path);
   return TRUE;
 }

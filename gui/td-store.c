@@ -5,6 +5,8 @@
  * a window over the state's kept events whose items are made when a view asks for them. */
 #include "td-store.h"
 
+#include <string.h>
+
 /* ---- TdFunctionItem ----------------------------------------------------------------------- */
 
 struct _TdFunctionItem {
@@ -16,6 +18,7 @@ struct _TdFunctionItem {
   guint64 eager;
   gint64 trace_ns;
   char *last_cause; /* owned, may be NULL */
+  char *label;      /* owned: how the table names it among Functions of the same name */
   guint64 seen_seq; /* fn->changed_seq when last refreshed */
 };
 
@@ -30,6 +33,7 @@ enum {
   FN_PROP_HIT_RATE,
   FN_PROP_TRACE_MS,
   FN_PROP_LAST_CAUSE,
+  FN_PROP_LABEL,
   FN_N_PROPS
 };
 static GParamSpec *fn_props[FN_N_PROPS];
@@ -68,6 +72,9 @@ td_function_item_get_property(GObject *object, guint id, GValue *value, GParamSp
     case FN_PROP_LAST_CAUSE:
       g_value_set_string(value, self->last_cause);
       break;
+    case FN_PROP_LABEL:
+      g_value_set_string(value, self->label ? self->label : self->fn->name);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
   }
@@ -78,6 +85,7 @@ td_function_item_finalize(GObject *object)
 {
   TdFunctionItem *self = TD_FUNCTION_ITEM(object);
   g_free(self->last_cause);
+  g_free(self->label);
   G_OBJECT_CLASS(td_function_item_parent_class)->finalize(object);
 }
 
@@ -97,6 +105,7 @@ td_function_item_class_init(TdFunctionItemClass *klass)
   fn_props[FN_PROP_HIT_RATE] = g_param_spec_double("hit-rate", NULL, NULL, 0, 1, 0, ro);
   fn_props[FN_PROP_TRACE_MS] = g_param_spec_double("trace-ms", NULL, NULL, 0, G_MAXDOUBLE, 0, ro);
   fn_props[FN_PROP_LAST_CAUSE] = g_param_spec_string("last-cause", NULL, NULL, NULL, ro);
+  fn_props[FN_PROP_LABEL] = g_param_spec_string("label", NULL, NULL, NULL, ro);
   g_object_class_install_properties(oc, FN_N_PROPS, fn_props);
 }
 
@@ -348,6 +357,57 @@ td_store_new(guint keep_events)
   return self;
 }
 
+/* The qualified name in a Function's repr ("<function Model.__call__ at 0x…>"), or its name.
+ * Transfer full. */
+static char *
+qualified_name(const TrStateFn *fn)
+{
+  const char *text = fn->text;
+  const char *prefix = "<function ";
+  if (text && g_str_has_prefix(text, prefix)) {
+    const char *start = text + strlen(prefix), *end = strstr(start, " at ");
+    if (end && end > start)
+      return g_strndup(start, (gsize)(end - start));
+  }
+  return g_strdup(fn->name ? fn->name : "?");
+}
+
+/* Labels that tell Functions of one name apart (methods, `__call__`): the name while it is
+ * unique, else the qualified name, and the id after it while even that is shared. */
+static void
+relabel_functions(TdStore *self)
+{
+  GListModel *model = G_LIST_MODEL(self->functions);
+  guint n = g_list_model_get_n_items(model);
+  g_autoptr(GHashTable) names = g_hash_table_new(g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) quals = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GPtrArray) qual_of = g_ptr_array_new_with_free_func(g_free);
+  for (guint i = 0; i < n; i++) {
+    g_autoptr(TdFunctionItem) item = g_list_model_get_item(model, i);
+    const char *name = item->fn->name ? item->fn->name : "?";
+    g_hash_table_insert(names, (gpointer)name,
+                        GUINT_TO_POINTER(GPOINTER_TO_UINT(g_hash_table_lookup(names, name)) + 1));
+    char *qual = qualified_name(item->fn);
+    g_ptr_array_add(qual_of, qual);
+    g_hash_table_insert(quals, g_strdup(qual),
+                        GUINT_TO_POINTER(GPOINTER_TO_UINT(g_hash_table_lookup(quals, qual)) + 1));
+  }
+  for (guint i = 0; i < n; i++) {
+    g_autoptr(TdFunctionItem) item = g_list_model_get_item(model, i);
+    const char *name = item->fn->name ? item->fn->name : "?";
+    const char *qual = qual_of->pdata[i];
+    g_autofree char *label = GPOINTER_TO_UINT(g_hash_table_lookup(names, name)) < 2 ? g_strdup(name)
+                             : GPOINTER_TO_UINT(g_hash_table_lookup(quals, qual)) < 2
+                                 ? g_strdup(qual)
+                                 : g_strdup_printf("%s #%" G_GINT64_FORMAT, qual, item->fn->id);
+    if (g_strcmp0(label, item->label) == 0)
+      continue;
+    g_free(item->label);
+    item->label = g_steal_pointer(&label);
+    g_object_notify_by_pspec(G_OBJECT(item), fn_props[FN_PROP_LABEL]);
+  }
+}
+
 /* Items for Functions the model does not list yet. */
 static void
 append_new_functions(TdStore *self, guint limit)
@@ -364,6 +424,7 @@ append_new_functions(TdStore *self, guint limit)
     g_ptr_array_add(items, item);
   }
   g_list_store_splice(self->functions, have, 0, items->pdata, items->len);
+  relabel_functions(self);
 }
 
 static void

@@ -23,7 +23,8 @@ G_BEGIN_DECLS
 
 /* One Function as a list item. Properties (read-only, notified when they change): "id",
  * "name", "calls", "hits", "misses", "eager", "hit-rate" (double), "trace-ms" (double),
- * "last-cause" (string). */
+ * "last-cause" (string), "label" (string: the name while no other Function has it, else the
+ * qualified name, "Model.__call__", with " #id" after it while that too is shared). */
 #define TD_TYPE_FUNCTION_ITEM (td_function_item_get_type())
 G_DECLARE_FINAL_TYPE(TdFunctionItem, td_function_item, TD, FUNCTION_ITEM, GObject)
 /* The Function behind the item (borrowed from the store's state; valid while the store lives

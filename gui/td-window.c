@@ -69,6 +69,8 @@ struct _TdWindow {
   int status;              /* TdClientStatus, -1 before a session */
   char *status_message;    /* what the client said with it */
   gboolean syncing_eager;  /* the switch is being set from the store */
+  int eager_wanted;        /* -1, or the mode asked for that the session has not reported yet */
+  GtkLabel *eager_note;    /* "applies when the running cell yields", while one is pending */
   gboolean announced;      /* "attached" was logged */
   gint64 graph_cf;         /* trace in the graph view (0: none) */
   GtkNativeDialog *dialog; /* open file chooser, or NULL */
@@ -123,10 +125,13 @@ set_status(TdWindow *self, TdClientStatus status, const char *message)
   if (status == TD_CLIENT_FAILED || status == TD_CLIENT_LOST) {
     /* Nobody holds a lost kernel paused any more, as far as the window can know. */
     gtk_info_bar_set_revealed(self->pause_bar, FALSE);
-    g_autofree char *text = g_strdup_printf(
-        "%s%s%s",
-        status == TD_CLIENT_LOST ? "The kernel stopped answering." : "The session could not start.",
-        message ? " " : "", message ? message : "");
+    /* the client's message is the detail: "no reply for 5 s", or why the start failed */
+    g_autofree char *text =
+        status == TD_CLIENT_LOST
+            ? g_strdup_printf("The kernel stopped answering%s%s%s.", message ? " (" : "",
+                              message ? message : "", message ? ")" : "")
+            : g_strdup_printf("The session could not start%s%s.", message ? ": " : "",
+                              message ? message : "");
     show_message(self, GTK_MESSAGE_ERROR, text);
   } else if (raised) {
     show_message(self, GTK_MESSAGE_WARNING, message);
@@ -138,14 +143,32 @@ set_status(TdWindow *self, TdClientStatus status, const char *message)
 
 /* ---- the eager switch ---- */
 
+/* The switch shows the session's mode, or the mode the user asked for until the session
+ * reports it: a kernel applies a request only when its running cell yields, and a switch left
+ * half-way until then read as broken. The note beside it says the change is pending. */
 static void
 sync_eager(TdWindow *self)
 {
   gboolean on = self->store && tr_state_eager(td_store_get_state(self->store));
+  if (!self->store || self->eager_wanted == on)
+    self->eager_wanted = -1; /* applied (or no session to apply it) */
+  if (self->eager_wanted >= 0)
+    on = self->eager_wanted;
   self->syncing_eager = TRUE;
   gtk_switch_set_state(self->eager_switch, on);
   gtk_switch_set_active(self->eager_switch, on);
   self->syncing_eager = FALSE;
+  gtk_widget_set_visible(GTK_WIDGET(self->eager_note), self->eager_wanted >= 0);
+}
+
+static void
+request_eager(TdWindow *self, gboolean on)
+{
+  if (!self->client || !self->store)
+    return;
+  self->eager_wanted = on;
+  td_client_set_eager(self->client, on);
+  sync_eager(self);
 }
 
 static gboolean
@@ -154,10 +177,8 @@ on_eager_state_set(GtkSwitch *sw, gboolean state, gpointer user_data)
   TdWindow *self = TD_WINDOW(user_data);
   if (self->syncing_eager)
     return FALSE;
-  if (self->client)
-    td_client_set_eager(self->client, state);
-  /* The state follows when the kernel's eager_mode event arrives (sync_eager). */
-  return TRUE;
+  request_eager(self, state);
+  return TRUE; /* sync_eager set the state */
 }
 
 static void
@@ -229,16 +250,24 @@ on_trace_activated(TdTracesView *view, gint64 cf_id, gpointer user_data)
   gtk_notebook_set_current_page(self->details_notebook, PAGE_GRAPH);
 }
 
+/* The search's count follows the graph view: a new search text, or another trace shown. */
+static void
+on_graph_matches_changed(TdGraphView *view, guint n, gpointer user_data)
+{
+  TdWindow *self = TD_WINDOW(user_data);
+  if (!self->graph_search)
+    return; /* the window is being disposed */
+  const char *text = gtk_editable_get_text(GTK_EDITABLE(self->graph_search));
+  g_autofree char *matches =
+      *text ? g_strdup_printf("%u node%s", n, n == 1 ? "" : "s") : g_strdup("");
+  gtk_label_set_text(self->graph_matches, matches);
+}
+
 static void
 on_graph_search_changed(GtkSearchEntry *entry, gpointer user_data)
 {
   TdWindow *self = TD_WINDOW(user_data);
-  const char *text = gtk_editable_get_text(GTK_EDITABLE(entry));
-  td_graph_view_search(TD_GRAPH_VIEW(self->graph_view), text);
-  guint n = td_graph_view_get_n_matches(TD_GRAPH_VIEW(self->graph_view));
-  g_autofree char *matches =
-      *text ? g_strdup_printf("%u node%s", n, n == 1 ? "" : "s") : g_strdup("");
-  gtk_label_set_text(self->graph_matches, matches);
+  td_graph_view_search(TD_GRAPH_VIEW(self->graph_view), gtk_editable_get_text(GTK_EDITABLE(entry)));
 }
 
 static void
@@ -255,6 +284,22 @@ on_function_activated(GtkWidget *timeline, gint64 fn_id, gpointer user_data)
 {
   TdWindow *self = TD_WINDOW(user_data);
   td_functions_view_select(self->functions_view, fn_id);
+}
+
+/* A click on a log row: its Function in the table, its trace among the Function's and in the
+ * graph view. */
+static void
+on_event_activated(TdEventLog *log, gint64 fn_id, gint64 cf_id, gpointer user_data)
+{
+  TdWindow *self = TD_WINDOW(user_data);
+  if (fn_id) {
+    td_functions_view_select(self->functions_view, fn_id);
+    td_traces_view_set_function(self->traces_view, fn_id); /* also when already selected */
+  }
+  if (cf_id) {
+    td_traces_view_select_trace(self->traces_view, cf_id);
+    show_trace(self, cf_id);
+  }
 }
 
 /* ---- client callbacks (main loop) ---- */
@@ -312,6 +357,17 @@ static const TdClientCallbacks client_callbacks = {
 
 /* ---- sessions ---- */
 
+/* Every view that reads the store, in one place: begin_session connects them all, and
+ * end_session disconnects them all (it left the timeline holding the store, connected). */
+static void
+set_views_store(TdWindow *self, TdStore *store)
+{
+  td_functions_view_set_store(self->functions_view, store);
+  td_traces_view_set_store(self->traces_view, store);
+  td_event_log_set_store(self->event_log, store);
+  td_timeline_set_store(TD_TIMELINE(self->timeline), store);
+}
+
 static void
 begin_session(TdWindow *self, const char *title, const char *subtitle, gboolean standalone)
 {
@@ -321,10 +377,7 @@ begin_session(TdWindow *self, const char *title, const char *subtitle, gboolean 
   g_signal_connect(self->store, "eager-changed", G_CALLBACK(on_store_eager_changed), self);
   g_signal_connect(self->store, "reset", G_CALLBACK(on_store_reset), self);
   g_signal_connect(self->store, "paused-changed", G_CALLBACK(on_store_paused_changed), self);
-  td_functions_view_set_store(self->functions_view, self->store);
-  td_traces_view_set_store(self->traces_view, self->store);
-  td_event_log_set_store(self->event_log, self->store);
-  td_timeline_set_store(TD_TIMELINE(self->timeline), self->store);
+  set_views_store(self, self->store);
   gtk_label_set_text(self->title_label, title);
   gtk_label_set_text(self->subtitle_label, subtitle);
   gtk_widget_set_visible(GTK_WIDGET(self->subtitle_label), TRUE);
@@ -342,9 +395,7 @@ begin_session(TdWindow *self, const char *title, const char *subtitle, gboolean 
 static void
 end_session(TdWindow *self)
 {
-  td_functions_view_set_store(self->functions_view, NULL);
-  td_traces_view_set_store(self->traces_view, NULL);
-  td_event_log_set_store(self->event_log, NULL);
+  set_views_store(self, NULL);
   if (self->store)
     g_signal_handlers_disconnect_by_data(self->store, self);
   g_clear_object(&self->store);
@@ -589,8 +640,7 @@ static void
 action_toggle_eager(GtkWidget *widget, const char *name, GVariant *param)
 {
   TdWindow *self = TD_WINDOW(widget);
-  if (self->client && self->store)
-    td_client_set_eager(self->client, !tr_state_eager(td_store_get_state(self->store)));
+  request_eager(self, !gtk_switch_get_state(self->eager_switch));
 }
 
 static void
@@ -666,11 +716,26 @@ add_views(TdWindow *self)
   self->timeline = td_timeline_new();
   g_signal_connect(self->timeline, "function-activated", G_CALLBACK(on_function_activated), self);
   self->graph_view = td_graph_view_new();
+  /* The graph view may outlive the window (a layout task holds it): the handler goes with
+   * the window. */
+  g_signal_connect_object(self->graph_view, "matches-changed", G_CALLBACK(on_graph_matches_changed),
+                          self, 0);
   gtk_widget_set_hexpand(self->timeline, TRUE);
   gtk_widget_set_vexpand(self->timeline, TRUE);
   gtk_widget_set_hexpand(self->graph_view, TRUE);
   gtk_widget_set_vexpand(self->graph_view, TRUE);
-  gtk_box_append(self->timeline_box, self->timeline);
+  /* "Fit all" over the timeline's top-right corner (its 0 and f keys do the same) */
+  GtkWidget *overlay = gtk_overlay_new();
+  gtk_overlay_set_child(GTK_OVERLAY(overlay), self->timeline);
+  GtkWidget *fit = gtk_button_new_from_icon_name("zoom-fit-best-symbolic");
+  gtk_widget_set_tooltip_text(fit, "Fit all (0)");
+  gtk_widget_set_halign(fit, GTK_ALIGN_END);
+  gtk_widget_set_valign(fit, GTK_ALIGN_START);
+  gtk_widget_add_css_class(fit, "flat");
+  gtk_widget_add_css_class(fit, "timeline-fit");
+  g_signal_connect_swapped(fit, "clicked", G_CALLBACK(td_timeline_fit_all), self->timeline);
+  gtk_overlay_add_overlay(GTK_OVERLAY(overlay), fit);
+  gtk_box_append(self->timeline_box, overlay);
   gtk_box_append(self->graph_box, self->graph_view);
 }
 
@@ -706,6 +771,11 @@ td_window_dispose(GObject *object)
   if (self->store)
     g_signal_handlers_disconnect_by_data(self->store, self);
   g_clear_object(&self->store);
+  /* The views made in code report to the window no more (their template parents go next). */
+  if (self->graph_view)
+    g_signal_handlers_disconnect_by_data(self->graph_view, self);
+  if (self->timeline)
+    g_signal_handlers_disconnect_by_data(self->timeline, self);
   gtk_widget_dispose_template(GTK_WIDGET(self), TD_TYPE_WINDOW);
   G_OBJECT_CLASS(td_window_parent_class)->dispose(object);
 }
@@ -781,9 +851,18 @@ td_window_init(TdWindow *self)
   self->status = -1;
   gtk_widget_init_template(GTK_WIDGET(self));
   add_views(self);
+  g_signal_connect(self->event_log, "event-activated", G_CALLBACK(on_event_activated), self);
   add_output_tags(self);
   add_kernel_placeholder(self);
   gtk_widget_set_sensitive(GTK_WIDGET(self->eager_switch), FALSE);
+  self->eager_wanted = -1;
+  self->eager_note = GTK_LABEL(gtk_label_new("applies when the running cell yields"));
+  gtk_widget_add_css_class(GTK_WIDGET(self->eager_note), "dim-label");
+  gtk_widget_add_css_class(GTK_WIDGET(self->eager_note), "eager-note");
+  gtk_widget_set_visible(GTK_WIDGET(self->eager_note), FALSE);
+  gtk_widget_insert_after(GTK_WIDGET(self->eager_note),
+                          gtk_widget_get_parent(GTK_WIDGET(self->eager_switch)),
+                          GTK_WIDGET(self->eager_switch));
   gtk_widget_action_set_enabled(GTK_WIDGET(self), "win.export", FALSE);
   refresh_kernels(self);
   show_trace(self, 0);

@@ -50,6 +50,7 @@ struct _TdGraphView {
   bool fit_wanted;    /* zoom to fit once the widget has a size */
   double drag_ox;     /* offset when a drag began */
   double drag_oy;     /* offset when a drag began */
+  bool dragged;       /* the press moved beyond a click: its release selects nothing */
   double pinch_scale; /* scale when a pinch began */
   double pointer_x;   /* last pointer position, for zooming around it */
   double pointer_y;   /* last pointer position */
@@ -64,7 +65,10 @@ struct _TdGraphView {
 
 G_DEFINE_FINAL_TYPE(TdGraphView, td_graph_view, GTK_TYPE_WIDGET)
 
-enum { SIG_NODE_ACTIVATED, N_SIGNALS };
+enum { SIG_NODE_ACTIVATED, SIG_MATCHES_CHANGED, N_SIGNALS };
+
+/* Pixels a press may move and still be a click. */
+#define DRAG_SLOP 3.0
 static guint signals[N_SIGNALS];
 
 /* ---- colours -------------------------------------------------------------------------------- */
@@ -174,8 +178,19 @@ clear_search_marks(TdGraphView *self)
 static void centre_on_node(TdGraphView *self, int node);
 static void reset_texts(TdGraphView *self);
 
+static void mark_matches_in_layout(TdGraphView *self);
+
+/* The matches of the search in the layout shown; whoever shows their count hears of every
+ * change (a new trace or layout changes them as a new search text does). */
 static void
 mark_matches(TdGraphView *self)
+{
+  mark_matches_in_layout(self);
+  g_signal_emit(self, signals[SIG_MATCHES_CHANGED], 0, self->n_matches);
+}
+
+static void
+mark_matches_in_layout(TdGraphView *self)
 {
   clear_search_marks(self);
   if (!self->layout || !self->search)
@@ -417,16 +432,24 @@ td_graph_view_select_node(TdGraphView *self, int node)
 
 /* ---- input ---------------------------------------------------------------------------------- */
 
+int
+td_graph_view_node_at(TdGraphView *self, double x, double y)
+{
+  g_return_val_if_fail(TD_IS_GRAPH_VIEW(self), -1);
+  if (!self->layout)
+    return -1;
+  return td_graph_layout_node_at(self->layout, (x - self->ox) / self->scale,
+                                 (y - self->oy) / self->scale);
+}
+
 static void
 on_click(GtkGestureClick *gesture, int n_press, double x, double y, gpointer user_data)
 {
   TdGraphView *self = TD_GRAPH_VIEW(user_data);
   gtk_widget_grab_focus(GTK_WIDGET(self));
-  if (!self->layout)
+  if (!self->layout || self->dragged)
     return;
-  int node = td_graph_layout_node_at(self->layout, (x - self->ox) / self->scale,
-                                     (y - self->oy) / self->scale);
-  td_graph_view_select_node(self, node);
+  td_graph_view_select_node(self, td_graph_view_node_at(self, x, y));
 }
 
 static void
@@ -435,12 +458,16 @@ on_drag_begin(GtkGestureDrag *gesture, double x, double y, gpointer user_data)
   TdGraphView *self = TD_GRAPH_VIEW(user_data);
   self->drag_ox = self->ox;
   self->drag_oy = self->oy;
+  self->dragged = false;
 }
 
 static void
 on_drag_update(GtkGestureDrag *gesture, double dx, double dy, gpointer user_data)
 {
   TdGraphView *self = TD_GRAPH_VIEW(user_data);
+  if (!self->dragged && fabs(dx) < DRAG_SLOP && fabs(dy) < DRAG_SLOP)
+    return; /* a click, not yet a drag */
+  self->dragged = true;
   set_view(self, self->scale, self->drag_ox + dx, self->drag_oy + dy);
 }
 
@@ -862,6 +889,9 @@ td_graph_view_class_init(TdGraphViewClass *klass)
   signals[SIG_NODE_ACTIVATED] =
       g_signal_new("node-activated", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                    NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  signals[SIG_MATCHES_CHANGED] =
+      g_signal_new("matches-changed", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                   NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
 }
 
 static void

@@ -38,11 +38,15 @@ const TdGraphLayout *td_graph_view_get_layout(TdGraphView *self);
 guint td_graph_view_get_n_matches(TdGraphView *self);
 /* Why the last layout failed, or NULL. */
 const char *td_graph_view_get_error(TdGraphView *self);
+/* The node at widget point (x, y), or -1. */
+int td_graph_view_node_at(TdGraphView *self, double x, double y);
 /* Select a node by index (-1: none) as a click would: emits "node-activated", shows details. */
 void td_graph_view_select_node(TdGraphView *self, int node);
 
 /* Signals:
- *   "node-activated" (const char *node_name)   a node was clicked
+ *   "node-activated" (const char *node_name)   a node was clicked (not a drag that began on it)
+ *   "matches-changed" (guint n_matches)        the search's matches changed: a new search text,
+ *                                              or another trace (or its layout) shown
  */
 
 G_END_DECLS

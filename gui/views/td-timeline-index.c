@@ -11,8 +11,11 @@ struct _TdTlIndex {
   GHashTable *by_fn; /* fn_id (gint64* into the lane) → lane index + 1 */
   GArray *cells;     /* TdTlSpan, in start order */
   GHashTable *files; /* interned call-site strings (owned keys) */
-  gint64 first_ts;   /* first event's time */
-  gint64 last_ts;    /* newest event's time */
+  GArray *gaps;      /* TdTlGap, in time order */
+  gint64 shift;      /* real minus view time for new events */
+  int n_open;        /* calls open, all lanes */
+  gint64 first_ts;   /* first event's view time */
+  gint64 last_ts;    /* newest event's view time */
   guint64 n_calls;   /* finished calls indexed */
   bool empty;        /* nothing indexed since the last clear */
 };
@@ -128,6 +131,7 @@ static void
 on_call(TdTlIndex *index, const TrEvent *ev)
 {
   TdTlLane *lane = lane_for(index, ev->fn_id, ev->fn_name);
+  index->n_open++;
   if (lane->open++ == 0) {
     lane->open_start_ns = ev->ts_ns;
     lane->open_outcome = ev->outcome;
@@ -138,8 +142,10 @@ static void
 on_call_end(TdTlIndex *index, const TrEvent *ev)
 {
   TdTlLane *lane = lane_for(index, ev->fn_id, ev->fn_name);
-  if (lane->open > 0)
+  if (lane->open > 0) {
     lane->open--;
+    index->n_open--;
+  }
   TdTlCall call = {
       .start_ns = ev->ts_ns - MAX(ev->dur_ns, 0),
       .end_ns = ev->ts_ns,
@@ -224,19 +230,88 @@ extend_running_cells(TdTlIndex *index)
   }
 }
 
+/* Nothing runs: no call open, no cell running. */
+static bool
+is_idle(const TdTlIndex *index)
+{
+  if (index->n_open > 0)
+    return false;
+  return index->cells->len == 0 ||
+         !g_array_index(index->cells, TdTlSpan, index->cells->len - 1).running;
+}
+
+/* Before indexing an event at real time `ts`: shorten the idle time since the last event. */
+static void
+shorten_idle(TdTlIndex *index, gint64 ts)
+{
+  gint64 idle = ts - index->shift - index->last_ts;
+  if (index->empty || idle <= TD_TL_GAP_MIN_NS || !is_idle(index))
+    return;
+  gint64 shown = CLAMP((index->last_ts - index->first_ts) / 10, G_GINT64_CONSTANT(1000000),
+                       G_GINT64_CONSTANT(1000000000));
+  index->shift += idle - shown;
+  TdTlGap gap = {
+      .start_ns = index->last_ts, .shown_ns = shown, .real_ns = idle, .shift_ns = index->shift};
+  g_array_append_val(index->gaps, gap);
+}
+
 void
 td_tl_index_add(TdTlIndex *index, const TrEvent *ev)
 {
   g_return_if_fail(index != NULL && ev != NULL);
+  shorten_idle(index, ev->ts_ns);
+  /* the handlers see the event on the view-time scale (a shallow copy: they only borrow) */
+  TrEvent shifted = *ev;
+  shifted.ts_ns = ev->ts_ns - index->shift;
   if (index->empty)
-    index->first_ts = ev->ts_ns;
+    index->first_ts = shifted.ts_ns;
   index->empty = false;
-  index->first_ts = MIN(index->first_ts, ev->ts_ns - MAX(ev->dur_ns, 0));
-  index->last_ts = MAX(index->last_ts, ev->ts_ns);
+  index->first_ts = MIN(index->first_ts, shifted.ts_ns - MAX(ev->dur_ns, 0));
+  index->last_ts = MAX(index->last_ts, shifted.ts_ns);
   for (size_t i = 0; i < G_N_ELEMENTS(handlers); i++)
     if (handlers[i].kind == ev->kind)
-      handlers[i].handler(index, ev);
+      handlers[i].handler(index, &shifted);
   extend_running_cells(index);
+}
+
+const GArray *
+td_tl_index_get_gaps(const TdTlIndex *index)
+{
+  g_return_val_if_fail(index != NULL, NULL);
+  return index->gaps;
+}
+
+double
+td_tl_index_real_ts(const TdTlIndex *index, double t_ns)
+{
+  g_return_val_if_fail(index != NULL, t_ns);
+  double shift = 0;
+  for (guint i = 0; i < index->gaps->len; i++) {
+    const TdTlGap *g = &g_array_index(index->gaps, TdTlGap, i);
+    if (t_ns < g->start_ns)
+      break;
+    if (t_ns < g->start_ns + g->shown_ns) /* inside: pro rata */
+      return g->start_ns + shift + (t_ns - g->start_ns) * g->real_ns / (double)g->shown_ns;
+    shift = (double)g->shift_ns;
+  }
+  return t_ns + shift;
+}
+
+gint64
+td_tl_index_view_ts(const TdTlIndex *index, gint64 ts_ns)
+{
+  g_return_val_if_fail(index != NULL, ts_ns);
+  gint64 shift = 0;
+  for (guint i = 0; i < index->gaps->len; i++) {
+    const TdTlGap *g = &g_array_index(index->gaps, TdTlGap, i);
+    gint64 real_start = g->start_ns + shift;
+    if (ts_ns < real_start)
+      break;
+    if (ts_ns < real_start + g->real_ns)
+      return g->start_ns + (gint64)((double)(ts_ns - real_start) * g->shown_ns / g->real_ns);
+    shift = g->shift_ns;
+  }
+  return ts_ns - shift;
 }
 
 /* ---- the index ----------------------------------------------------------------------------- */
@@ -249,6 +324,7 @@ td_tl_index_new(void)
   index->by_fn = g_hash_table_new(g_int64_hash, g_int64_equal);
   index->cells = g_array_new(FALSE, FALSE, sizeof(TdTlSpan));
   index->files = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  index->gaps = g_array_new(FALSE, FALSE, sizeof(TdTlGap));
   index->empty = true;
   return index;
 }
@@ -261,6 +337,9 @@ td_tl_index_clear(TdTlIndex *index)
   g_ptr_array_set_size(index->lanes, 0);
   g_array_set_size(index->cells, 0);
   g_hash_table_remove_all(index->files);
+  g_array_set_size(index->gaps, 0);
+  index->shift = 0;
+  index->n_open = 0;
   index->first_ts = index->last_ts = 0;
   index->n_calls = 0;
   index->empty = true;
@@ -275,6 +354,7 @@ td_tl_index_free(TdTlIndex *index)
   g_ptr_array_unref(index->lanes);
   g_array_unref(index->cells);
   g_hash_table_unref(index->files);
+  g_array_unref(index->gaps);
   g_free(index);
 }
 
@@ -297,6 +377,7 @@ void
 td_tl_index_drop_before(TdTlIndex *index, gint64 ts_ns)
 {
   g_return_if_fail(index != NULL);
+  ts_ns = td_tl_index_view_ts(index, ts_ns);
   for (guint i = 0; i < index->lanes->len; i++) {
     TdTlLane *lane = index->lanes->pdata[i];
     guint n = count_ended_before(lane->calls, sizeof(TdTlCall), ts_ns);
@@ -517,4 +598,22 @@ td_tl_lane_call_at(const TdTlLane *lane, gint64 t_ns, gint64 slack_ns)
     }
   }
   return best;
+}
+
+/* ---- labels -------------------------------------------------------------------------------- */
+
+char *
+td_tl_tick_label(double t_ns, double step_ns)
+{
+  static const struct {
+    double scale;     /* ns per unit */
+    const char *unit; /* its name */
+  } units[] = {{1e9, "s"}, {1e6, "ms"}, {1e3, "µs"}, {1, "ns"}};
+  size_t u = 0;
+  while (u + 1 < G_N_ELEMENTS(units) && fabs(t_ns) < units[u].scale)
+    u++;
+  /* the step in this unit: 0.0005 needs 4 decimals, 0.002 needs 3, 5 needs none */
+  double rel = step_ns > 0 ? step_ns / units[u].scale : 1;
+  int decimals = rel >= 1 ? 0 : (int)CLAMP(ceil(-log10(rel) - 1e-9), 0, 9);
+  return g_strdup_printf("%.*f %s", decimals, t_ns / units[u].scale, units[u].unit);
 }

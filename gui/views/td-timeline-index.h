@@ -10,6 +10,13 @@
  * block of TD_TL_BLOCK calls at a time (their summaries say the block changes nothing but the
  * run's length), so the work per frame is about calls / TD_TL_BLOCK, not calls. Plain C (no
  * GTK), tested without a display.
+ *
+ * Idle time is shortened: when nothing runs (no cell, no call open) for longer than
+ * TD_TL_GAP_MIN_NS, the next event and all after it are moved back so that the gap takes a
+ * tenth of the time shown before it (1 ms to 1 s). Otherwise minutes between cells would
+ * squash a cell's calls into slivers. Every time the index holds (calls, cells, first and
+ * last) is on this "view time" scale; each shortened gap is kept (td_tl_index_get_gaps), so
+ * that real times can be told back (td_tl_index_real_ts) and the gaps drawn as such.
  */
 #pragma once
 
@@ -73,6 +80,17 @@ typedef struct {
   guint first_call; /* index of the first of them in the lane */
 } TdTlBox;
 
+/* An idle gap shortened on the view-time scale. */
+typedef struct {
+  gint64 start_ns; /* view time where it begins (the last event before it) */
+  gint64 shown_ns; /* how long it lasts in view time */
+  gint64 real_ns;  /* how long it really lasted */
+  gint64 shift_ns; /* real minus view time after it: the sum of the shortenings so far */
+} TdTlGap;
+
+/* Idle time longer than this is shortened. */
+#define TD_TL_GAP_MIN_NS G_GINT64_CONSTANT(1000000000)
+
 typedef struct _TdTlIndex TdTlIndex;
 
 TdTlIndex *td_tl_index_new(void);
@@ -83,12 +101,19 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(TdTlIndex, td_tl_index_free)
 void td_tl_index_clear(TdTlIndex *index);
 /* Index one event (borrowed); events must come in sequence order. */
 void td_tl_index_add(TdTlIndex *index, const TrEvent *ev);
-/* Forget calls, traces and cells that ended before `ts_ns` (the store dropped their events). */
+/* Forget calls, traces and cells that ended before event time `ts_ns` (the store dropped
+ * their events). */
 void td_tl_index_drop_before(TdTlIndex *index, gint64 ts_ns);
 
 /* The time of the first and newest event indexed (both 0 when empty). */
 gint64 td_tl_index_first_ts(const TdTlIndex *index);
 gint64 td_tl_index_last_ts(const TdTlIndex *index);
+/* The shortened idle gaps (TdTlGap), in time order. */
+const GArray *td_tl_index_get_gaps(const TdTlIndex *index);
+/* The event time (real) of view time `t_ns`: inside a gap, the gap's real time pro rata. */
+double td_tl_index_real_ts(const TdTlIndex *index, double t_ns);
+/* The view time of event time `ts_ns`. */
+gint64 td_tl_index_view_ts(const TdTlIndex *index, gint64 ts_ns);
 /* Finished calls indexed, all lanes. */
 guint64 td_tl_index_n_calls(const TdTlIndex *index);
 
@@ -110,5 +135,9 @@ void td_tl_lane_boxes(const TdTlLane *lane, gint64 t0_ns, double ns_per_px, doub
                       GArray *boxes);
 /* The call of `lane` at time `t_ns`, within `slack_ns` of it (the nearest one), or -1. */
 int td_tl_lane_call_at(const TdTlLane *lane, gint64 t_ns, gint64 slack_ns);
+
+/* A time axis label for event time `t_ns` on ticks `step_ns` apart: as many decimals as the
+ * step needs, so that neighbouring ticks differ ("20.8125 s", "20.813 s"). Transfer full. */
+char *td_tl_tick_label(double t_ns, double step_ns);
 
 G_END_DECLS

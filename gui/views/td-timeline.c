@@ -107,6 +107,14 @@ time_at(TdTimeline *self, double x)
   return self->t0 + (x - LABEL_W) * self->ns_per_px;
 }
 
+/* The zoom that shows everything: as far out as the view goes. */
+static double
+fit_ns_per_px(TdTimeline *self)
+{
+  gint64 first = td_tl_index_first_ts(self->index), last = td_tl_index_last_ts(self->index);
+  return CLAMP((last - first) * 1.02 / lanes_width(self), MIN_NS_PER_PX, MAX_NS_PER_PX);
+}
+
 /* Fit everything, or follow the newest time, as the view's mode says. */
 static void
 update_view(TdTimeline *self)
@@ -115,18 +123,24 @@ update_view(TdTimeline *self)
   gint64 first = td_tl_index_first_ts(self->index), last = td_tl_index_last_ts(self->index);
   if (self->fitted) {
     self->t0 = first;
-    self->ns_per_px = CLAMP((last - first) * 1.02 / width, MIN_NS_PER_PX, MAX_NS_PER_PX);
+    self->ns_per_px = fit_ns_per_px(self);
   } else if (self->follow && last > self->t0 + width * self->ns_per_px) {
     self->t0 = last - width * self->ns_per_px;
   }
   self->lane_scroll = CLAMP(self->lane_scroll, 0, max_lane_scroll(self));
 }
 
-/* After the user moved the view: follow again once the newest time is back in sight. */
+/* After the user moved the view: no further out than everything and no earlier than the
+ * first event (zooming out at the left edge went to negative time); follow again once the
+ * newest time is back in sight. */
 static void
 user_moved(TdTimeline *self)
 {
-  self->fitted = false;
+  double fit = fit_ns_per_px(self);
+  self->fitted = self->ns_per_px >= fit;
+  if (self->fitted)
+    self->ns_per_px = fit;
+  self->t0 = MAX(self->t0, (double)td_tl_index_first_ts(self->index));
   self->follow = self->t0 + lanes_width(self) * self->ns_per_px >= td_tl_index_last_ts(self->index);
   gtk_widget_queue_draw(GTK_WIDGET(self));
 }
@@ -161,11 +175,34 @@ td_timeline_set_range(TdTimeline *self, gint64 start_ns, gint64 end_ns)
   user_moved(self);
 }
 
+void
+td_timeline_fit_all(TdTimeline *self)
+{
+  g_return_if_fail(TD_IS_TIMELINE(self));
+  self->fitted = true;
+  self->follow = true;
+  gtk_widget_queue_draw(GTK_WIDGET(self));
+}
+
+gboolean
+td_timeline_get_fitted(TdTimeline *self)
+{
+  g_return_val_if_fail(TD_IS_TIMELINE(self), FALSE);
+  return self->fitted;
+}
+
 gboolean
 td_timeline_get_follow(TdTimeline *self)
 {
   g_return_val_if_fail(TD_IS_TIMELINE(self), FALSE);
   return self->follow;
+}
+
+TdStore *
+td_timeline_get_store(TdTimeline *self)
+{
+  g_return_val_if_fail(TD_IS_TIMELINE(self), NULL);
+  return self->store;
 }
 
 const TdTlIndex *
@@ -272,6 +309,20 @@ describe_call(const TdTlLane *lane, const TdTlCall *call)
 }
 
 static char *
+describe_gap(TdTimeline *self, double t)
+{
+  const GArray *gaps = td_tl_index_get_gaps(self->index);
+  for (guint i = 0; i < gaps->len; i++) {
+    const TdTlGap *gap = &g_array_index(gaps, TdTlGap, i);
+    if (t >= gap->start_ns && t <= gap->start_ns + gap->shown_ns) {
+      g_autofree char *dur = format_duration((double)gap->real_ns);
+      return g_strdup_printf("Idle for %s (shortened)", dur);
+    }
+  }
+  return NULL;
+}
+
+static char *
 describe_cell(TdTimeline *self, double t)
 {
   const GArray *cells = td_tl_index_get_cells(self->index);
@@ -291,8 +342,12 @@ td_timeline_describe_at(TdTimeline *self, double x, double y)
 {
   g_return_val_if_fail(TD_IS_TIMELINE(self), NULL);
   update_view(self);
-  if (y < HEADER_H)
-    return x >= LABEL_W ? describe_cell(self, time_at(self, x)) : NULL;
+  if (y < HEADER_H) {
+    if (x < LABEL_W)
+      return NULL;
+    char *gap = describe_gap(self, time_at(self, x));
+    return gap ? gap : describe_cell(self, time_at(self, x));
+  }
   int l = lane_at(self, y);
   if (l < 0)
     return NULL;
@@ -398,6 +453,91 @@ on_pinch(GtkGestureZoom *gesture, double scale, gpointer user_data)
   zoom_at(self, self->pinch_ns_per_px / MAX(scale, 1e-3) / self->ns_per_px, x);
 }
 
+/* Keyboard: the actions the class binds to keys (td_timeline_class_init). */
+static void
+action_zoom(GtkWidget *widget, const char *name, GVariant *param)
+{
+  TdTimeline *self = TD_TIMELINE(widget);
+  update_view(self);
+  zoom_at(self, g_variant_get_double(param), LABEL_W + lanes_width(self) / 2);
+}
+
+static void
+action_pan(GtkWidget *widget, const char *name, GVariant *param)
+{
+  TdTimeline *self = TD_TIMELINE(widget);
+  update_view(self);
+  /* an eighth of the view per press */
+  self->t0 += g_variant_get_int32(param) * lanes_width(self) * self->ns_per_px / 8;
+  user_moved(self);
+}
+
+static void
+action_scroll_lanes(GtkWidget *widget, const char *name, GVariant *param)
+{
+  TdTimeline *self = TD_TIMELINE(widget);
+  update_view(self);
+  self->lane_scroll =
+      CLAMP(self->lane_scroll + g_variant_get_int32(param) * LANE_H, 0, max_lane_scroll(self));
+  gtk_widget_queue_draw(widget);
+}
+
+static void
+action_home(GtkWidget *widget, const char *name, GVariant *param)
+{
+  TdTimeline *self = TD_TIMELINE(widget);
+  update_view(self);
+  self->t0 = td_tl_index_first_ts(self->index);
+  user_moved(self);
+}
+
+static void
+action_end(GtkWidget *widget, const char *name, GVariant *param)
+{
+  TdTimeline *self = TD_TIMELINE(widget);
+  update_view(self);
+  self->t0 = td_tl_index_last_ts(self->index) - lanes_width(self) * self->ns_per_px;
+  user_moved(self);
+}
+
+static void
+action_fit_all(GtkWidget *widget, const char *name, GVariant *param)
+{
+  td_timeline_fit_all(TD_TIMELINE(widget));
+}
+
+static void
+add_key_bindings(GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action(widget_class, "timeline.zoom", "d", action_zoom);
+  gtk_widget_class_install_action(widget_class, "timeline.pan", "i", action_pan);
+  gtk_widget_class_install_action(widget_class, "timeline.scroll-lanes", "i", action_scroll_lanes);
+  gtk_widget_class_install_action(widget_class, "timeline.home", NULL, action_home);
+  gtk_widget_class_install_action(widget_class, "timeline.end", NULL, action_end);
+  gtk_widget_class_install_action(widget_class, "timeline.fit-all", NULL, action_fit_all);
+  static const struct {
+    guint key;          /* keyval */
+    const char *action; /* what it does */
+    const char *param;  /* its parameter, GVariant text */
+  } keys[] = {
+      {GDK_KEY_plus, "timeline.zoom", "0.5"},        {GDK_KEY_equal, "timeline.zoom", "0.5"},
+      {GDK_KEY_KP_Add, "timeline.zoom", "0.5"},      {GDK_KEY_minus, "timeline.zoom", "2.0"},
+      {GDK_KEY_KP_Subtract, "timeline.zoom", "2.0"}, {GDK_KEY_Left, "timeline.pan", "-1"},
+      {GDK_KEY_Right, "timeline.pan", "1"},          {GDK_KEY_Up, "timeline.scroll-lanes", "-1"},
+      {GDK_KEY_Down, "timeline.scroll-lanes", "1"},  {GDK_KEY_Home, "timeline.home", NULL},
+      {GDK_KEY_End, "timeline.end", NULL},           {GDK_KEY_0, "timeline.fit-all", NULL},
+      {GDK_KEY_f, "timeline.fit-all", NULL},
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(keys); i++) {
+    GtkShortcut *shortcut = gtk_shortcut_new(gtk_keyval_trigger_new(keys[i].key, 0),
+                                             gtk_named_action_new(keys[i].action));
+    if (keys[i].param)
+      gtk_shortcut_set_arguments(shortcut, g_variant_parse(NULL, keys[i].param, NULL, NULL, NULL));
+    gtk_widget_class_add_shortcut(widget_class, shortcut); /* takes a reference */
+    g_object_unref(shortcut);
+  }
+}
+
 static void
 add_controllers(TdTimeline *self)
 {
@@ -485,21 +625,64 @@ draw_cells(TdTimeline *self, Frame *f)
   }
 }
 
-/* Ticks at a round step about 120 px apart, labelled with their time. */
+/* Ticks at a round step of real time about 120 px apart, labelled with their time, in each
+ * stretch of view time between shortened idle gaps [v0, v1) where real = view + shift. */
+static void
+draw_ticks_between(TdTimeline *self, Frame *f, double v0, double v1, double shift, double step)
+{
+  GdkRGBA tick = f->fg;
+  tick.alpha *= 0.25f;
+  v0 = MAX(v0, (double)f->t0);
+  v1 = MIN(v1, (double)f->t1);
+  int n = 0; /* at most a screenful: a guard against a step lost in rounding */
+  for (double t = ceil((v0 + shift) / step) * step; t - shift <= v1 && n < 1000; t += step, n++) {
+    double x = x_of(self, t - shift);
+    fill(f, x, HEADER_H - 5, 1, 5, &tick);
+    g_autofree char *label = td_tl_tick_label(t, step);
+    draw_text(self, f, label, x + 2, HEADER_H - 14, 0, 0.45f);
+  }
+}
+
+/* A shortened idle gap: hatched across the lanes, its real length in the header. */
+static void
+draw_gap(TdTimeline *self, Frame *f, const TdTlGap *gap)
+{
+  double x0 = MAX(x_of(self, gap->start_ns), LABEL_W),
+         x1 = x_of(self, gap->start_ns + gap->shown_ns);
+  if (x1 < LABEL_W || x0 > f->width)
+    return;
+  GdkRGBA shade = f->fg;
+  shade.alpha *= 0.10f;
+  fill(f, x0, 0, MAX(x1 - x0, 2), f->height, &shade);
+  GdkRGBA edge = f->fg;
+  edge.alpha *= 0.35f;
+  for (double y = 0; y < f->height; y += 6) { /* dashed edges: a cut in time */
+    fill(f, x0, y, 1, 3, &edge);
+    fill(f, MAX(x1 - 1, x0), y, 1, 3, &edge);
+  }
+  if (x1 - x0 > 30) {
+    g_autofree char *dur = format_duration((double)gap->real_ns);
+    g_autofree char *label = g_strdup_printf("idle %s", dur);
+    draw_text(self, f, label, x0 + 3, HEADER_H - 14, x1 - x0 - 4, 0.6f);
+  }
+}
+
 static void
 draw_ticks(TdTimeline *self, Frame *f)
 {
   double step = pow(10, floor(log10(120 * self->ns_per_px)));
   while (step / self->ns_per_px < 60)
     step *= 2;
-  GdkRGBA tick = f->fg;
-  tick.alpha *= 0.25f;
-  for (double t = ceil(f->t0 / step) * step; t <= f->t1; t += step) {
-    double x = x_of(self, t);
-    fill(f, x, HEADER_H - 5, 1, 5, &tick);
-    g_autofree char *label = format_duration(t);
-    draw_text(self, f, label, x + 2, HEADER_H - 14, 0, 0.45f);
+  const GArray *gaps = td_tl_index_get_gaps(self->index);
+  double from = -INFINITY, shift = 0;
+  for (guint i = 0; i < gaps->len; i++) {
+    const TdTlGap *gap = &g_array_index(gaps, TdTlGap, i);
+    draw_ticks_between(self, f, from, (double)gap->start_ns, shift, step);
+    draw_gap(self, f, gap);
+    from = (double)(gap->start_ns + gap->shown_ns);
+    shift = (double)gap->shift_ns;
   }
+  draw_ticks_between(self, f, from, INFINITY, shift, step);
 }
 
 static void
@@ -697,6 +880,7 @@ td_timeline_class_init(TdTimelineClass *klass)
   widget_class->measure = td_timeline_measure;
   widget_class->css_changed = td_timeline_css_changed;
   gtk_widget_class_set_css_name(widget_class, "timeline");
+  add_key_bindings(widget_class);
   signals[SIG_FUNCTION_ACTIVATED] =
       g_signal_new("function-activated", G_TYPE_FROM_CLASS(klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                    NULL, G_TYPE_NONE, 1, G_TYPE_INT64);

@@ -4,6 +4,8 @@
  */
 #include "td-timeline-index.h"
 
+#include <math.h>
+
 /* An event at `ts` as the bus would stamp it. Transfer full. */
 static TrEvent *
 event(TrEventKind kind, gint64 ts, gint64 fn_id)
@@ -311,6 +313,96 @@ test_block_skips_match_calls(void)
   g_ptr_array_unref(fast);
 }
 
+/* A cell from `start` to `end` (its start and end events). */
+static void
+add_cell(TdTlIndex *index, gint64 number, gint64 start, gint64 end, gboolean ends)
+{
+  g_autoptr(TrEvent) s = event(TR_EVENT_CELL_START, start, 0);
+  s->cell = number;
+  td_tl_index_add(index, s);
+  add_call(index, 1, start + 1000, start + 2000, TR_OUTCOME_HIT);
+  if (!ends)
+    return;
+  g_autoptr(TrEvent) e = event(TR_EVENT_CELL_END, end, 0);
+  e->cell = number;
+  e->dur_ns = end - start;
+  td_tl_index_add(index, e);
+}
+
+/* A minute of idle time between two 10 ms cells is shortened to a tenth of what came before
+ * (at least 1 ms): the second cell's call lands 11 ms after the first's, not 60 s; real times
+ * are told back; a pause inside a running cell is not shortened. */
+static void
+test_idle_gaps(void)
+{
+  const gint64 ms = 1000000, s = 1000 * ms;
+  g_autoptr(TdTlIndex) index = td_tl_index_new();
+  add_cell(index, 1, 0, 10 * ms, TRUE);
+  add_cell(index, 2, 60 * s, 60 * s + 10 * ms, TRUE);
+  const GArray *gaps = td_tl_index_get_gaps(index);
+  g_assert_cmpuint(gaps->len, ==, 1);
+  const TdTlGap *gap = &g_array_index(gaps, TdTlGap, 0);
+  g_assert_cmpint(gap->start_ns, ==, 10 * ms);
+  g_assert_cmpint(gap->shown_ns, ==, 1 * ms);
+  g_assert_cmpint(gap->real_ns, ==, 60 * s - 10 * ms);
+  const GArray *cells = td_tl_index_get_cells(index);
+  g_assert_cmpint(g_array_index(cells, TdTlSpan, 1).start_ns, ==, 11 * ms);
+  g_assert_cmpint(g_array_index(cells, TdTlSpan, 1).end_ns, ==, 21 * ms);
+  const TdTlLane *lane = td_tl_index_get_lane(index, 0);
+  g_assert_cmpint(g_array_index(lane->calls, TdTlCall, 1).start_ns, ==, 11 * ms + 1000);
+  g_assert_cmpint(td_tl_index_last_ts(index) - td_tl_index_first_ts(index), ==, 21 * ms);
+  /* back and forth between the two scales */
+  g_assert_cmpfloat(td_tl_index_real_ts(index, 5 * ms), ==, 5 * ms);
+  g_assert_cmpfloat(td_tl_index_real_ts(index, 11 * ms + 1000), ==, 60 * s + 1000);
+  g_assert_cmpint(td_tl_index_view_ts(index, 60 * s + 1000), ==, 11 * ms + 1000);
+  g_assert_cmpint(td_tl_index_view_ts(index, 3 * ms), ==, 3 * ms);
+  double mid = td_tl_index_real_ts(index, 10.5 * ms); /* inside the gap: pro rata */
+  g_assert_cmpfloat(mid, >, 29 * s);
+  g_assert_cmpfloat(mid, <, 31 * s);
+  /* the store dropping events up to the second cell (real time) drops the first cell */
+  td_tl_index_drop_before(index, 60 * s);
+  g_assert_cmpuint(cells->len, ==, 1);
+  g_assert_cmpint(td_tl_index_first_ts(index), ==, 11 * ms);
+
+  /* a cell that sleeps 5 s between two calls keeps its real length */
+  g_autoptr(TdTlIndex) busy = td_tl_index_new();
+  add_cell(busy, 1, 0, 0, FALSE);
+  add_call(busy, 1, 5 * s, 5 * s + 1000, TR_OUTCOME_HIT);
+  g_assert_cmpuint(td_tl_index_get_gaps(busy)->len, ==, 0);
+  g_assert_cmpint(td_tl_index_last_ts(busy), ==, 5 * s + 1000);
+  /* nor is a second of idle time */
+  g_autoptr(TdTlIndex) short_idle = td_tl_index_new();
+  add_cell(short_idle, 1, 0, 10 * ms, TRUE);
+  add_cell(short_idle, 2, 1 * s, 1 * s + 10 * ms, TRUE);
+  g_assert_cmpuint(td_tl_index_get_gaps(short_idle)->len, ==, 0);
+  /* clearing forgets the gaps */
+  td_tl_index_clear(index);
+  g_assert_cmpuint(td_tl_index_get_gaps(index)->len, ==, 0);
+  g_assert_cmpint(td_tl_index_view_ts(index, 60 * s), ==, 60 * s);
+}
+
+/* Tick labels 20.8 s into a session tell neighbouring ticks apart at every zoom (they all read
+ * "20.8 s" with three significant digits). */
+static void
+test_tick_labels(void)
+{
+  static const double steps[] = {1, 20, 500, 1e4, 2e5, 1e6, 5e7, 1e8, 2e9};
+  for (guint i = 0; i < G_N_ELEMENTS(steps); i++) {
+    double t = ceil(20.8e9 / steps[i]) * steps[i];
+    g_autofree char *a = td_tl_tick_label(t, steps[i]);
+    g_autofree char *b = td_tl_tick_label(t + steps[i], steps[i]);
+    g_assert_cmpstr(a, !=, b);
+  }
+  g_autofree char *s = td_tl_tick_label(20.8125e9, 5e5);
+  g_assert_cmpstr(s, ==, "20.8125 s");
+  g_autofree char *whole = td_tl_tick_label(22e9, 2e9);
+  g_assert_cmpstr(whole, ==, "22 s");
+  g_autofree char *small = td_tl_tick_label(1500, 500);
+  g_assert_cmpstr(small, ==, "1.5 µs");
+  g_autofree char *zero = td_tl_tick_label(0, 1e6);
+  g_assert_cmpstr(zero, ==, "0 ns");
+}
+
 int
 main(int argc, char **argv)
 {
@@ -323,5 +415,7 @@ main(int argc, char **argv)
   g_test_add_func("/views/timeline-index/block-skips-match-calls", test_block_skips_match_calls);
   g_test_add_func("/views/timeline-index/cells", test_cells);
   g_test_add_func("/views/timeline-index/drop-front", test_drop_front);
+  g_test_add_func("/views/timeline-index/idle-gaps-shortened", test_idle_gaps);
+  g_test_add_func("/views/timeline-index/tick-labels-differ", test_tick_labels);
   return g_test_run();
 }

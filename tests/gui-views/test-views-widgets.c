@@ -215,6 +215,110 @@ test_timeline_renders_store(void)
   gtk_window_destroy(GTK_WINDOW(window));
 }
 
+/* What pressing `key` on the focused widget does: its shortcut (the class binds keys to
+ * actions) looked up and activated as GtkShortcutController would. */
+static gboolean
+press_key(GtkWidget *widget, guint key)
+{
+  g_autoptr(GtkShortcutTrigger) wanted = gtk_keyval_trigger_new(key, 0);
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers(widget);
+  for (guint c = 0; c < g_list_model_get_n_items(controllers); c++) {
+    g_autoptr(GObject) controller = g_list_model_get_item(controllers, c);
+    if (!GTK_IS_SHORTCUT_CONTROLLER(controller))
+      continue;
+    GListModel *shortcuts = G_LIST_MODEL(controller);
+    for (guint i = 0; i < g_list_model_get_n_items(shortcuts); i++) {
+      g_autoptr(GtkShortcut) shortcut = g_list_model_get_item(shortcuts, i);
+      if (!gtk_shortcut_trigger_equal(gtk_shortcut_get_trigger(shortcut), wanted))
+        continue;
+      return gtk_shortcut_action_activate(gtk_shortcut_get_action(shortcut), 0, widget,
+                                          gtk_shortcut_get_arguments(shortcut));
+    }
+  }
+  return FALSE;
+}
+
+/* Zooming out stops at everything (never before the first event); the keys move the focused
+ * timeline; idle minutes between cells show shortened and say so. */
+static void
+test_timeline_keys_and_limits(void)
+{
+  const gint64 ms = 1000000, s = 1000 * ms;
+  g_autoptr(TdStore) store = td_store_new(G_MAXUINT);
+  g_autoptr(GPtrArray) batch = g_ptr_array_new_with_free_func((GDestroyNotify)tr_event_unref);
+  for (int c = 0; c < 2; c++) { /* two 10 ms cells a minute apart */
+    gint64 start = c * 60 * s;
+    TrEvent *cell = event(TR_EVENT_CELL_START, start, 0);
+    cell->cell = c + 1;
+    g_ptr_array_add(batch, cell);
+    for (int i = 0; i < 20; i++)
+      add_call(batch, 1, start + i * 400000, 200000, TR_OUTCOME_HIT);
+    TrEvent *end = event(TR_EVENT_CELL_END, start + 10 * ms, 0);
+    end->cell = c + 1;
+    end->dur_ns = 10 * ms;
+    g_ptr_array_add(batch, end);
+  }
+  td_store_apply_events(store, batch);
+  GtkWidget *timeline = td_timeline_new();
+  TdTimeline *tl = TD_TIMELINE(timeline);
+  td_timeline_set_store(tl, store);
+  GtkWidget *window = window_with(timeline, 800, 200);
+  gtk_widget_grab_focus(timeline);
+
+  /* fitted, the calls take most of the width: the minute between the cells is 1 ms wide */
+  gint64 t0, t1;
+  td_timeline_get_range(tl, &t0, &t1);
+  g_assert_cmpint(t0, ==, 0);
+  g_assert_cmpint(t1 - t0, <, 30 * ms);
+  int w = gtk_widget_get_width(timeline);
+  double gap_x = 130 + (10.5 * ms - t0) * (w - 130.0) / (t1 - t0);
+  g_autofree char *idle = td_timeline_describe_at(tl, gap_x, 10);
+  g_assert_cmpstr(idle, ==, "Idle for 60 s (shortened)");
+
+  /* zooming out from a view at the start goes no further than everything, never before 0 */
+  td_timeline_set_range(tl, 0, 1 * ms);
+  g_assert_false(td_timeline_get_fitted(tl));
+  for (int i = 0; i < 30; i++)
+    g_assert_true(press_key(timeline, GDK_KEY_minus));
+  td_timeline_get_range(tl, &t0, &t1);
+  g_assert_cmpint(t0, >=, 0);
+  g_assert_true(td_timeline_get_fitted(tl));
+  g_assert_cmpint(t1 - t0, <, 30 * ms);
+
+  /* + zooms in about the middle, Right and Left pan, Home and End go to the ends */
+  g_assert_true(press_key(timeline, GDK_KEY_plus));
+  g_assert_true(press_key(timeline, GDK_KEY_plus));
+  gint64 z0, z1;
+  td_timeline_get_range(tl, &z0, &z1);
+  g_assert_false(td_timeline_get_fitted(tl));
+  g_assert_cmpint(z1 - z0, <, (t1 - t0) / 3);
+  g_assert_true(press_key(timeline, GDK_KEY_Right));
+  gint64 r0, r1;
+  td_timeline_get_range(tl, &r0, &r1);
+  g_assert_cmpint(r0, >, z0);
+  g_assert_true(press_key(timeline, GDK_KEY_Left));
+  g_assert_true(press_key(timeline, GDK_KEY_Left));
+  td_timeline_get_range(tl, &r0, &r1);
+  g_assert_cmpint(r0, <, z0);
+  g_assert_true(press_key(timeline, GDK_KEY_Home));
+  td_timeline_get_range(tl, &r0, &r1);
+  g_assert_cmpint(r0, ==, 0);
+  g_assert_false(td_timeline_get_follow(tl));
+  g_assert_true(press_key(timeline, GDK_KEY_End));
+  td_timeline_get_range(tl, &r0, &r1);
+  g_assert_cmpint(r1, >=, td_tl_index_last_ts(td_timeline_get_index(tl)));
+  g_assert_true(td_timeline_get_follow(tl));
+  g_assert_true(press_key(timeline, GDK_KEY_Up));
+  g_assert_true(press_key(timeline, GDK_KEY_Down));
+  /* 0 fits everything again */
+  g_assert_true(press_key(timeline, GDK_KEY_0));
+  g_assert_true(td_timeline_get_fitted(tl));
+  td_timeline_get_range(tl, &r0, &r1);
+  g_assert_cmpint(r0, ==, t0);
+  g_assert_cmpint(r1, ==, t1);
+  gtk_window_destroy(GTK_WINDOW(window));
+}
+
 /* ---- graph view ----------------------------------------------------------------------------- */
 
 static const char graph_json[] =
@@ -301,6 +405,96 @@ test_graph_view_renders_graph(void)
   g_clear_pointer(&activated_node, g_free);
 }
 
+/* The first controller of `type` on `widget` (borrowed). */
+static GtkEventController *
+find_controller(GtkWidget *widget, GType type)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers(widget);
+  for (guint i = 0; i < g_list_model_get_n_items(controllers); i++) {
+    g_autoptr(GObject) c = g_list_model_get_item(controllers, i);
+    if (G_TYPE_CHECK_INSTANCE_TYPE(c, type))
+      return GTK_EVENT_CONTROLLER(c); /* the widget keeps it */
+  }
+  return NULL;
+}
+
+static void
+count_matches_changed(TdGraphView *view, guint n, gpointer user_data)
+{
+  GArray *seen = user_data;
+  g_array_append_val(seen, n);
+}
+
+/* A drag that starts on a node pans without opening its details; a click opens them. The
+ * search's count is told again when another trace is shown (it went stale in the window). */
+static void
+test_graph_view_drag_and_counts(void)
+{
+  GtkWidget *view = td_graph_view_new();
+  g_signal_connect(view, "node-activated", G_CALLBACK(on_node_activated), NULL);
+  g_autoptr(GArray) seen = g_array_new(FALSE, FALSE, sizeof(guint));
+  g_signal_connect(view, "matches-changed", G_CALLBACK(count_matches_changed), seen);
+  GtkWidget *window = window_with(view, 600, 500);
+  TdGraphView *gv = TD_GRAPH_VIEW(view);
+
+  td_graph_view_search(gv, "add");
+  g_assert_cmpuint(seen->len, ==, 1);
+  g_assert_cmpuint(g_array_index(seen, guint, 0), ==, 0); /* nothing shown yet */
+  td_graph_view_set_trace(gv, 1, graph_json);
+  g_assert_true(iterate_until(is_idle, gv, 10));
+  g_assert_cmpuint(td_graph_view_get_n_matches(gv), ==, 1);
+  g_assert_cmpuint(g_array_index(seen, guint, seen->len - 1), ==, 1);
+  td_graph_view_set_trace(gv, 2, "{\"nodes\":[{\"name\":\"a\",\"op\":\"Const\"}]}");
+  g_assert_true(iterate_until(is_idle, gv, 10));
+  g_assert_cmpuint(g_array_index(seen, guint, seen->len - 1), ==, 0);
+  td_graph_view_set_trace(gv, 1, graph_json); /* from the cache */
+  g_assert_cmpuint(g_array_index(seen, guint, seen->len - 1), ==, 1);
+  td_graph_view_search(gv, NULL);
+  iterate_until(never, NULL, 0.1);
+
+  /* a point on a node */
+  double nx = -1, ny = -1;
+  for (int y = 0; y < 500 && nx < 0; y += 4)
+    for (int x = 0; x < 600 && nx < 0; x += 4)
+      if (td_graph_view_node_at(gv, x, y) >= 0) {
+        nx = x;
+        ny = y;
+      }
+  g_assert_cmpfloat(nx, >=, 0);
+  GtkEventController *drag = find_controller(view, GTK_TYPE_GESTURE_DRAG);
+  GtkEventController *click = find_controller(view, GTK_TYPE_GESTURE_CLICK);
+  g_assert_nonnull(drag);
+  g_assert_nonnull(click);
+  GtkWidget *popover = NULL;
+  for (GtkWidget *c = gtk_widget_get_first_child(view); c; c = gtk_widget_get_next_sibling(c))
+    if (GTK_IS_POPOVER(c))
+      popover = c;
+  g_assert_nonnull(popover);
+
+  /* pressed on the node, dragged 40 px, released: as GTK delivers a drag */
+  g_signal_emit_by_name(click, "pressed", 1, nx, ny);
+  g_signal_emit_by_name(drag, "drag-begin", nx, ny);
+  g_signal_emit_by_name(drag, "drag-update", 40.0, 10.0);
+  g_signal_emit_by_name(drag, "drag-end", 40.0, 10.0);
+  g_signal_emit_by_name(click, "released", 1, nx + 40, ny + 10);
+  iterate_until(never, NULL, 0.1);
+  g_assert_null(activated_node);
+  g_assert_false(gtk_widget_get_visible(popover));
+
+  /* a click where the node now is (it moved with the drag), with a pixel of jitter */
+  g_signal_emit_by_name(click, "pressed", 1, nx + 40, ny + 10);
+  g_signal_emit_by_name(drag, "drag-begin", nx + 40, ny + 10);
+  g_signal_emit_by_name(drag, "drag-update", 1.0, 0.0);
+  g_signal_emit_by_name(drag, "drag-end", 1.0, 0.0);
+  g_signal_emit_by_name(click, "released", 1, nx + 41, ny + 10);
+  g_assert_nonnull(activated_node);
+  iterate_until(never, NULL, 0.1);
+  g_assert_true(gtk_widget_get_visible(popover));
+
+  gtk_window_destroy(GTK_WINDOW(window));
+  g_clear_pointer(&activated_node, g_free);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -311,6 +505,8 @@ main(int argc, char **argv)
   g_log_set_always_fatal(G_LOG_FATAL_MASK | G_LOG_LEVEL_CRITICAL);
   gtk_init();
   g_test_add_func("/views/timeline/renders-store-and-follows", test_timeline_renders_store);
+  g_test_add_func("/views/timeline/keys-zoom-limits-idle-gaps", test_timeline_keys_and_limits);
   g_test_add_func("/views/graph-view/lays-out-caches-searches", test_graph_view_renders_graph);
+  g_test_add_func("/views/graph-view/drag-and-search-counts", test_graph_view_drag_and_counts);
   return g_test_run();
 }

@@ -156,6 +156,32 @@ test_format_details(void)
   g_autofree char *source = td_format_event_details(cell);
   g_assert_cmpstr(source, ==, "In [3]  f(1) …");
 
+  /* an error's class once, whether or not its text starts with it */
+  g_autoptr(TrEvent) error = tr_event_new(TR_EVENT_ERROR);
+  error->name = g_strdup("ValueError");
+  error->text = g_strdup("ValueError: x must be positive\nmore");
+  g_autofree char *raised = td_format_event_details(error);
+  g_assert_cmpstr(raised, ==, "ValueError: x must be positive …");
+  g_free(error->text);
+  error->text = g_strdup("x must be positive");
+  g_autofree char *bare = td_format_event_details(error);
+  g_assert_cmpstr(bare, ==, "ValueError: x must be positive");
+  g_free(error->text);
+  error->text = g_strdup("ValueErrorX: other");
+  g_autofree char *other = td_format_event_details(error);
+  g_assert_cmpstr(other, ==, "ValueError: ValueErrorX: other");
+
+  /* a graph run names its trace, not the graph's address */
+  g_autoptr(TrEvent) run = tr_event_new(TR_EVENT_GRAPH_EXEC_END);
+  run->graph_id = 94558012345678;
+  run->cf_id = 2;
+  run->dur_ns = 1500;
+  g_autofree char *ran = td_format_event_details(run);
+  g_assert_cmpstr(ran, ==, "concrete #2, 1.5 µs");
+  run->kind = TR_EVENT_GRAPH_EXEC_START;
+  g_autofree char *runs = td_format_event_details(run);
+  g_assert_cmpstr(runs, ==, "concrete #2");
+
   for (int k = 0; k < TR_EVENT_N_KINDS; k++) {
     g_autoptr(TrEvent) blank = tr_event_new((TrEventKind)k);
     g_autofree char *text = td_format_event_details(blank); /* never NULL, never a crash */
@@ -224,6 +250,55 @@ test_filter_signals(void)
     g_assert_cmpint(g_array_index(changes, GtkFilterChange, i), ==, expected[i]);
   g_assert_cmpstr(td_event_filter_get_text(filter), ==, "");
   g_assert_cmpint(gtk_filter_get_strictness(GTK_FILTER(filter)), ==, GTK_FILTER_MATCH_ALL);
+}
+
+/* Errors: error events and the spans that raised; warnings: retracing warnings and bypassed
+ * breakpoints. The filter's group narrows as its kind does. */
+static void
+test_filter_groups(void)
+{
+  static const struct {
+    TrEventKind kind; /* event kind */
+    bool ok;          /* its ok field */
+    bool error;       /* in the errors group */
+    bool warning;     /* in the warnings group */
+  } cases[] = {
+      {TR_EVENT_ERROR, true, true, false},
+      {TR_EVENT_CALL_END, false, true, false},
+      {TR_EVENT_CALL_END, true, false, false},
+      {TR_EVENT_TRACE_END, false, true, false},
+      {TR_EVENT_CELL_END, false, true, false},
+      {TR_EVENT_GRAPH_EXEC_END, false, true, false},
+      {TR_EVENT_CALL, true, false, false},
+      {TR_EVENT_RETRACING_WARNING, true, false, true},
+      {TR_EVENT_BREAKPOINT_BYPASSED, true, false, true},
+      {TR_EVENT_RETRACE_CAUSE, true, false, false},
+  };
+  for (guint i = 0; i < G_N_ELEMENTS(cases); i++) {
+    g_autoptr(TrEvent) ev = tr_event_new(cases[i].kind);
+    ev->ok = cases[i].ok;
+    g_assert_true(td_event_in_group(ev, TD_EVENT_GROUP_ALL));
+    g_assert_cmpint(td_event_in_group(ev, TD_EVENT_GROUP_ERRORS), ==, cases[i].error);
+    g_assert_cmpint(td_event_in_group(ev, TD_EVENT_GROUP_WARNINGS), ==, cases[i].warning);
+  }
+
+  g_autoptr(TdEventFilter) filter = td_event_filter_new();
+  g_autoptr(GArray) changes = g_array_new(FALSE, FALSE, sizeof(GtkFilterChange));
+  g_signal_connect(filter, "changed", G_CALLBACK(record_change), changes);
+  td_event_filter_set_group(filter, TD_EVENT_GROUP_ERRORS);
+  g_assert_cmpint(gtk_filter_get_strictness(GTK_FILTER(filter)), ==, GTK_FILTER_MATCH_SOME);
+  g_autoptr(TrEvent) warning = tr_event_new(TR_EVENT_RETRACING_WARNING);
+  g_autoptr(TdEventItem) item = td_event_item_new(warning);
+  g_assert_false(gtk_filter_match(GTK_FILTER(filter), item));
+  td_event_filter_set_group(filter, TD_EVENT_GROUP_WARNINGS);
+  g_assert_true(gtk_filter_match(GTK_FILTER(filter), item));
+  td_event_filter_set_group(filter, TD_EVENT_GROUP_ALL);
+  g_assert_cmpint(gtk_filter_get_strictness(GTK_FILTER(filter)), ==, GTK_FILTER_MATCH_ALL);
+  static const GtkFilterChange expected[] = {
+      GTK_FILTER_CHANGE_MORE_STRICT, GTK_FILTER_CHANGE_DIFFERENT, GTK_FILTER_CHANGE_LESS_STRICT};
+  g_assert_cmpuint(changes->len, ==, G_N_ELEMENTS(expected));
+  for (guint i = 0; i < changes->len; i++)
+    g_assert_cmpint(g_array_index(changes, GtkFilterChange, i), ==, expected[i]);
 }
 
 /* The filter over a store's events model, as the log uses it. */
@@ -418,6 +493,42 @@ names_of(GListModel *model)
 }
 
 static void
+emit_created_as(Session *s, gint64 fn_id, const char *name, const char *repr)
+{
+  TrEvent *ev = tr_event_new(TR_EVENT_FUNCTION_CREATED);
+  ev->fn_id = fn_id;
+  ev->fn_name = g_strdup(name);
+  ev->text = g_strdup(repr);
+  tr_event_bus_emit(s->bus, ev);
+}
+
+/* Functions of one name (two models' __call__, two instances of one) are told apart: by the
+ * qualified name, then by id; a name used once stays as it is, until another Function takes
+ * it too. */
+static void
+test_functions_same_name(void)
+{
+  Session s;
+  session_init(&s);
+  emit_created_as(&s, 1, "__call__", "<function Dense.__call__ at 0x10>");
+  emit_created_as(&s, 2, "step", "<function step at 0x20>");
+  g_autoptr(TdStore) store = td_store_new(G_MAXUINT);
+  td_store_apply_events(store, s.events);
+  GListModel *fns = td_store_get_functions(store);
+  g_autofree char *before = names_of(fns);
+  g_assert_cmpstr(before, ==, "__call__ step");
+
+  g_ptr_array_set_size(s.events, 0);
+  emit_created_as(&s, 3, "__call__", "<function Dense.__call__ at 0x10>");
+  emit_created_as(&s, 4, "__call__", "<function Conv.__call__ at 0x30>");
+  emit_call(&s, 5, "step", TR_OUTCOME_HIT, 1); /* another "step", seen first in a call */
+  td_store_apply_events(store, s.events);
+  g_autofree char *after = names_of(fns);
+  g_assert_cmpstr(after, ==, "Dense.__call__ #1 step #2 Dense.__call__ #3 Conv.__call__ step #5");
+  session_clear(&s);
+}
+
+static void
 test_functions_sorters(void)
 {
   Session s;
@@ -470,7 +581,13 @@ test_functions_sorters(void)
   g_autofree char *c_name = td_functions_format_cell("name", c);
   g_autofree char *c_rate = td_functions_format_cell("hit-rate", c);
   g_assert_cmpstr(c_name, ==, "c");
-  g_assert_cmpstr(c_rate, ==, "—"); /* eager only: no graph call */
+  g_assert_cmpstr(c_rate, ==, "—");                                /* eager only: no graph call */
+  g_autofree char *c_eager = td_functions_format_cell("eager", c); /* the Eager column */
+  g_assert_cmpstr(c_eager, ==, "2");
+  g_autoptr(GtkSorter) eager_sorter = td_functions_sorter_new("eager");
+  gtk_sort_list_model_set_sorter(sorted, eager_sorter);
+  g_autofree char *by_eager = names_of(G_LIST_MODEL(sorted));
+  g_assert_true(g_str_has_suffix(by_eager, "c"));
 
   /* Live: more calls of a, then the sorter re-sorts when told (as the view does per batch). */
   g_ptr_array_set_size(s.events, 0);
@@ -627,8 +744,10 @@ main(int argc, char **argv)
   g_test_add_func("/gui/event-filter/matches", test_filter_matches);
   g_test_add_func("/gui/event-filter/text-change", test_filter_text_change);
   g_test_add_func("/gui/event-filter/signals", test_filter_signals);
+  g_test_add_func("/gui/event-filter/errors-and-warnings", test_filter_groups);
   g_test_add_func("/gui/event-filter/store-events", test_filter_store_events);
   g_test_add_func("/gui/functions/sorters-and-cells", test_functions_sorters);
+  g_test_add_func("/gui/functions/same-name-told-apart", test_functions_same_name);
   g_test_add_func("/gui/event-log/rows-keep-their-places", test_paced_rows);
   g_test_add_func("/gui/event-log/short-list-grows-in-steps", test_paced_ramp);
   return g_test_run();

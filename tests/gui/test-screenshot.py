@@ -25,10 +25,14 @@ def check(name, ok, detail=""):
         print("  " + str(detail).replace("\n", "\n  "))
 
 
-def screenshot(out, target):
+def screenshot(out, target, scale=1):
     env = dict(os.environ, GDK_BACKEND="x11", NO_AT_BRIDGE="1")
+    xvfb = XVFB
+    if scale != 1:
+        env["GDK_SCALE"] = str(scale)
+        xvfb = ["xvfb-run", "-a", "-s", "-screen 0 %dx%dx24" % (1920 * scale, 1200 * scale)]
     # Its own process group: a timeout kills xvfb-run, Xvfb and the debugger together.
-    proc = subprocess.Popen(XVFB + [DEBUGGER, "--screenshot", out, target], stdout=subprocess.PIPE,
+    proc = subprocess.Popen(xvfb + [DEBUGGER, "--screenshot", out, target], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env, start_new_session=True)
     try:
         stdout, stderr = proc.communicate(timeout=240)
@@ -50,6 +54,24 @@ with tempfile.TemporaryDirectory() as tmp:
         check("has the window's size", (width, height) == (1400, 900), (width, height))
         colours = distinct_colours(rows, channels, bps)
         check("is not one flat colour", colours > 20, "%d colours" % colours)
+
+    # GDK_SCALE=2 (a HiDPI screen): the whole window at twice the pixels each way, on a screen
+    # big enough to hold it (it was 1400x900: the device pixels' detail lost).
+    out2 = os.path.join(tmp, "window-2x.png")
+    run = screenshot(out2, sys.argv[1], scale=2)
+    check("GDK_SCALE=2: exits 0", run.returncode == 0, run.stderr)
+    if os.path.exists(out2):
+        width, height, channels, bps, rows = read_png(out2)
+        check("GDK_SCALE=2: twice the window's size", (width, height) == (2800, 1800),
+              (width, height))
+        # drawn all over, not in a corner of the texture: near the bottom-right, inside the
+        # window's frame, a pixel is opaque
+        px = channels * bps  # bytes per pixel (bps: bytes per sample)
+        row = rows[int(height * 0.95)]
+        pixel = row[int(width * 0.95) * px:(int(width * 0.95) + 1) * px]
+        check("GDK_SCALE=2: drawn to the bottom-right", channels < 4 or pixel[3 * bps] != 0,
+              list(pixel))
+        check("GDK_SCALE=2: is not one flat colour", distinct_colours(rows, channels, bps) > 20)
 
     broken = os.path.join(tmp, "broken.ipynb")
     with open(broken, "w") as f:

@@ -1,15 +1,22 @@
 /* test-window.c — a real debugger window (under Xvfb) running a script in-process: the "Run
  * functions eagerly" switch follows the session (a cell's tf.config.run_functions_eagerly), and
  * the user's switch and its shortcut's action change the session's mode; the event log's rows;
- * the bar that says where a debugger holds the kernel paused. */
+ * the bar that says where a debugger holds the kernel paused; attaching to a kernel that is
+ * not Trellis, and to one that never answers. */
 #include <gtk/gtk.h>
 
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "td-client.h"
+#include "td-event-log.h"
 #include "td-format.h"
+#include "td-functions-view.h"
+#include "td-graph-view.h"
+#include "td-traces-view.h"
 #include "td-label.h"
 #include "td-log-row.h"
+#include "td-timeline.h"
 #include "td-window.h"
 
 static const char script[] = "import tensorflow as tf\n"
@@ -31,6 +38,34 @@ find_switch(GtkWidget *w)
     GtkSwitch *s = find_switch(c);
     if (s)
       return s;
+  }
+  return NULL;
+}
+
+/* The first widget under `w` with CSS class `cls`, depth first. */
+static GtkWidget *
+find_by_class(GtkWidget *w, const char *cls)
+{
+  if (gtk_widget_has_css_class(w, cls))
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child(w); c; c = gtk_widget_get_next_sibling(c)) {
+    GtkWidget *found = find_by_class(c, cls);
+    if (found)
+      return found;
+  }
+  return NULL;
+}
+
+/* The first GtkLabel under `w` whose text starts with `prefix`, depth first. */
+static GtkLabel *
+find_label(GtkWidget *w, const char *prefix)
+{
+  if (GTK_IS_LABEL(w) && g_str_has_prefix(gtk_label_get_text(GTK_LABEL(w)), prefix))
+    return GTK_LABEL(w);
+  for (GtkWidget *c = gtk_widget_get_first_child(w); c; c = gtk_widget_get_next_sibling(c)) {
+    GtkLabel *found = find_label(c, prefix);
+    if (found)
+      return found;
   }
   return NULL;
 }
@@ -111,10 +146,20 @@ test_eager_switch_both_ways(void)
   wait_for(win, sw, finished_eager_on, "the script finished with eager mode on");
   g_assert_cmpuint(eager_events(win), ==, 1);
 
-  /* The user turns it off: the session's mode follows, and its event comes back. */
+  /* The user turns it off: the switch shows it at once (not half-way until the session
+   * reports it), with a note that it is pending; the session's mode follows, and its event
+   * comes back. */
+  GtkWidget *note = find_by_class(GTK_WIDGET(win), "eager-note");
+  g_assert_nonnull(note);
+  g_assert_false(gtk_widget_get_visible(note));
   gtk_switch_set_active(sw, FALSE);
+  g_assert_false(gtk_switch_get_state(sw));
+  g_assert_false(gtk_switch_get_active(sw));
+  g_assert_true(gtk_widget_get_visible(note));
+  g_assert_cmpuint(eager_events(win), ==, 1);
   wait_for(win, sw, eager_off, "the switch turned eager mode off");
   g_assert_cmpuint(eager_events(win), ==, 2);
+  g_assert_false(gtk_widget_get_visible(note));
 
   /* Ctrl+Shift+E's action turns it on again. */
   g_assert_true(gtk_widget_activate_action(GTK_WIDGET(win), "win.toggle-eager", NULL));
@@ -407,6 +452,263 @@ test_cell_label_size(void)
     ;
 }
 
+/* The TdLogRow showing event `seq`, or NULL. */
+static TdLogRow *
+find_row(GtkWidget *w, guint64 seq)
+{
+  if (TD_IS_LOG_ROW(w) && gtk_widget_has_css_class(w, "log-row")) {
+    g_autofree char *want = g_strdup_printf("%" G_GUINT64_FORMAT, seq);
+    return g_strcmp0(td_log_row_get_text(TD_LOG_ROW(w), 0), want) == 0 ? TD_LOG_ROW(w) : NULL;
+  }
+  for (GtkWidget *c = gtk_widget_get_first_child(w); c; c = gtk_widget_get_next_sibling(c)) {
+    TdLogRow *row = find_row(c, seq);
+    if (row)
+      return row;
+  }
+  return NULL;
+}
+
+/* The position of event `seq` among the list's rows, or -1. */
+static int
+row_position(GtkListView *view, guint64 seq)
+{
+  GListModel *model = G_LIST_MODEL(gtk_list_view_get_model(view));
+  for (guint i = 0; i < g_list_model_get_n_items(model); i++) {
+    g_autoptr(TdEventItem) item = g_list_model_get_item(model, i);
+    if (td_event_item_get_event(item)->seq == seq)
+      return (int)i;
+  }
+  return -1;
+}
+
+/* The log of a session 3 hours in with millions of events: numbers and times whole in their
+ * columns; an error's class once; a click on a graph run's row selects its Function and
+ * trace; the errors filter lists the error alone. */
+static void
+test_log_rows(void)
+{
+  g_autoptr(GtkApplication) app =
+      gtk_application_new("org.trellis.Debugger.Test", G_APPLICATION_NON_UNIQUE);
+  g_autoptr(GError) error = NULL;
+  g_assert_true(g_application_register(G_APPLICATION(app), NULL, &error));
+  g_autofree char *dir = g_dir_make_tmp("td-window-XXXXXX", &error);
+  g_autofree char *path = g_build_filename(dir, "log.py", NULL);
+  g_assert_true(g_file_set_contents(path, script, -1, &error));
+  TdWindow *win = td_window_new(app);
+  gtk_window_present(GTK_WINDOW(win));
+  g_assert_true(td_window_open_file(win, path, &error));
+  g_assert_no_error(error);
+  gint64 deadline = g_get_monotonic_time() + 20 * G_USEC_PER_SEC;
+  while (td_window_get_status(win, NULL) != TD_CLIENT_FINISHED) {
+    g_assert_cmpint(g_get_monotonic_time(), <, deadline);
+    g_main_context_iteration(NULL, TRUE);
+  }
+  TdStore *store = td_window_get_store(win);
+  GPtrArray *events = tr_state_events(td_store_get_state(store));
+  gint64 fn_id = 0, cf_id = 0;
+  for (guint i = 0; i < events->len; i++) {
+    const TrEvent *ev = events->pdata[i];
+    if (ev->kind == TR_EVENT_CALL_END && ev->cf_id > 0) {
+      fn_id = ev->fn_id;
+      cf_id = ev->cf_id;
+    }
+  }
+  g_assert_cmpint(cf_id, >, 0);
+
+  g_autoptr(GPtrArray) batch = g_ptr_array_new_with_free_func((GDestroyNotify)tr_event_unref);
+  TrEvent *run = tr_event_new(TR_EVENT_GRAPH_EXEC_END);
+  run->seq = 1234567;
+  run->ts_ns = G_GINT64_CONSTANT(10800123456789); /* 3 h */
+  run->fn_id = fn_id;
+  run->fn_name = g_strdup("f");
+  run->cf_id = cf_id;
+  run->graph_id = 94558012345678;
+  run->dur_ns = 2000;
+  g_ptr_array_add(batch, run);
+  TrEvent *raised = tr_event_new(TR_EVENT_ERROR);
+  raised->seq = 1234568;
+  raised->ts_ns = run->ts_ns + 1000;
+  raised->name = g_strdup("ValueError");
+  raised->text = g_strdup("ValueError: bad input");
+  g_ptr_array_add(batch, raised);
+  td_store_apply_events(store, batch);
+
+  g_assert_true(gtk_widget_activate_action(GTK_WIDGET(win), "win.search", NULL));
+  GtkListView *log = find_list_view(GTK_WIDGET(win), "event-log");
+  TdLogRow *row = NULL, *error_row = NULL;
+  while (!(row = find_row(GTK_WIDGET(log), 1234567)) ||
+         !(error_row = find_row(GTK_WIDGET(log), 1234568)) ||
+         gtk_widget_get_width(GTK_WIDGET(row)) == 0) {
+    g_assert_cmpint(g_get_monotonic_time(), <, deadline);
+    g_main_context_iteration(NULL, FALSE);
+    g_usleep(1000);
+  }
+  iterate_for(100);
+  g_assert_cmpstr(td_log_row_get_text(row, 1), ==, "10800.123457");
+  g_assert_false(td_log_row_is_ellipsized(row, 0));
+  g_assert_false(td_log_row_is_ellipsized(row, 1));
+  g_autofree char *run_text = g_strdup_printf("concrete #%" G_GINT64_FORMAT ", 2.0 µs", cf_id);
+  g_assert_cmpstr(td_log_row_get_text(row, 5), ==, run_text);
+  g_assert_cmpstr(td_log_row_get_text(error_row, 5), ==, "ValueError: bad input");
+
+  /* a click on the graph run's row: its Function and trace are selected */
+  TdFunctionsView *functions =
+      TD_FUNCTIONS_VIEW(find_widget(GTK_WIDGET(win), TD_TYPE_FUNCTIONS_VIEW, NULL));
+  TdTracesView *traces = TD_TRACES_VIEW(find_widget(GTK_WIDGET(win), TD_TYPE_TRACES_VIEW, NULL));
+  td_traces_view_set_function(traces, 0);
+  g_assert_cmpint(td_traces_view_get_selected_trace(traces), !=, cf_id);
+  /* a node search typed with no graph shown */
+  td_graph_view_set_trace(TD_GRAPH_VIEW(find_widget(GTK_WIDGET(win), TD_TYPE_GRAPH_VIEW, NULL)), 0,
+                          NULL);
+  GtkWidget *graph_search = find_by_class(GTK_WIDGET(win), "graph-search");
+  GtkLabel *graph_matches = GTK_LABEL(find_by_class(GTK_WIDGET(win), "graph-matches"));
+  gtk_editable_set_text(GTK_EDITABLE(graph_search), "addv2");
+  while (g_strcmp0(gtk_label_get_text(graph_matches), "0 nodes") != 0) {
+    if (g_get_monotonic_time() > deadline)
+      g_error("the node count says \"%s\"", gtk_label_get_text(graph_matches));
+    g_main_context_iteration(NULL, FALSE);
+    g_usleep(1000);
+  }
+  int pos = row_position(log, 1234567);
+  g_assert_cmpint(pos, >=, 0);
+  g_signal_emit_by_name(log, "activate", (guint)pos);
+  g_assert_cmpint(td_functions_view_get_selected(functions), ==, fn_id);
+  g_assert_cmpint(td_traces_view_get_selected_trace(traces), ==, cf_id);
+  /* the trace's graph shown: the count follows it (it stayed "0 nodes") */
+  while (g_strcmp0(gtk_label_get_text(graph_matches), "1 node") != 0) {
+    if (g_get_monotonic_time() > deadline)
+      g_error("the node count says \"%s\"", gtk_label_get_text(graph_matches));
+    g_main_context_iteration(NULL, FALSE);
+    g_usleep(1000);
+  }
+
+  /* errors only */
+  TdEventLog *event_log = TD_EVENT_LOG(find_widget(GTK_WIDGET(win), TD_TYPE_EVENT_LOG, NULL));
+  td_event_log_show_group(event_log, TD_EVENT_GROUP_ERRORS);
+  while (n_rows(log) != 1) {
+    g_assert_cmpint(g_get_monotonic_time(), <, deadline);
+    g_main_context_iteration(NULL, FALSE);
+    g_usleep(1000);
+  }
+  g_assert_cmpint(row_position(log, 1234568), ==, 0);
+  td_event_log_show_group(event_log, TD_EVENT_GROUP_ALL);
+
+  gtk_window_destroy(GTK_WINDOW(win));
+  while (g_main_context_iteration(NULL, FALSE))
+    ;
+  g_unlink(path);
+  g_rmdir(dir);
+}
+
+/* The Functions table in the window has an Eager column (runs of the Python body under
+ * run_functions_eagerly, apart from hits and misses). */
+static void
+test_functions_header(void)
+{
+  g_autoptr(GtkApplication) app =
+      gtk_application_new("org.trellis.Debugger.Test", G_APPLICATION_NON_UNIQUE);
+  g_autoptr(GError) error = NULL;
+  g_assert_true(g_application_register(G_APPLICATION(app), NULL, &error));
+  g_autofree char *dir = g_dir_make_tmp("td-window-XXXXXX", &error);
+  g_autofree char *path = g_build_filename(dir, "header.py", NULL);
+  g_assert_true(g_file_set_contents(path, script, -1, &error));
+  TdWindow *win = td_window_new(app);
+  gtk_window_present(GTK_WINDOW(win));
+  g_assert_true(td_window_open_file(win, path, &error));
+  GtkWidget *table = find_widget(GTK_WIDGET(win), GTK_TYPE_COLUMN_VIEW, NULL);
+  g_assert_nonnull(table);
+  gint64 deadline = g_get_monotonic_time() + 20 * G_USEC_PER_SEC;
+  while (!gtk_widget_get_mapped(table) || gtk_widget_get_height(table) == 0) {
+    g_assert_cmpint(g_get_monotonic_time(), <, deadline);
+    g_main_context_iteration(NULL, FALSE);
+    g_usleep(1000);
+  }
+  iterate_for(200);
+  GListModel *columns = gtk_column_view_get_columns(GTK_COLUMN_VIEW(table));
+  gboolean eager = FALSE;
+  for (guint i = 0; i < g_list_model_get_n_items(columns); i++) {
+    g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item(columns, i);
+    eager |= g_strcmp0(gtk_column_view_column_get_title(column), "Eager") == 0;
+  }
+  g_assert_true(eager);
+
+  while (td_window_get_status(win, NULL) != TD_CLIENT_FINISHED) {
+    g_assert_cmpint(g_get_monotonic_time(), <, deadline);
+    g_main_context_iteration(NULL, TRUE);
+  }
+  gtk_window_destroy(GTK_WINDOW(win));
+  while (g_main_context_iteration(NULL, FALSE))
+    ;
+  g_unlink(path);
+  g_rmdir(dir);
+}
+
+static gboolean
+is_lost(TdWindow *win, GtkSwitch *sw)
+{
+  return td_window_get_status(win, NULL) == TD_CLIENT_LOST;
+}
+
+/* A connection file with no trellis-debug file beside it is another kernel's: attaching says
+ * so (it reported a missing file). A Trellis kernel that never answers is lost, and the
+ * message says that once, with how long it waited. */
+static void
+test_attach_failures(void)
+{
+  g_autoptr(GtkApplication) app =
+      gtk_application_new("org.trellis.Debugger.Test", G_APPLICATION_NON_UNIQUE);
+  g_autoptr(GError) error = NULL;
+  g_assert_true(g_application_register(G_APPLICATION(app), NULL, &error));
+  g_autofree char *dir = g_dir_make_tmp("td-attach-XXXXXX", &error);
+  g_assert_no_error(error);
+  g_autofree char *conn = g_build_filename(dir, "kernel-77.json", NULL);
+  g_assert_true(g_file_set_contents(
+      conn,
+      "{\"shell_port\": 1, \"iopub_port\": 2, \"ip\": \"127.0.0.1\", \"key\": \"k\", "
+      "\"signature_scheme\": \"hmac-sha256\", \"kernel_name\": \"python3\"}",
+      -1, &error));
+
+  TdWindow *win = td_window_new(app);
+  gtk_window_present(GTK_WINDOW(win));
+  g_assert_false(td_window_attach(win, conn, &error));
+  g_assert_error(error, TD_CLIENT_ERROR, TD_CLIENT_ERROR_NOT_TRELLIS);
+  g_assert_cmpstr(error->message, ==,
+                  "This is not a Trellis kernel (kernel_name \"python3\"): it publishes no trace "
+                  "events (no trellis-debug-77.json beside its connection file)");
+  g_clear_error(&error);
+  g_assert_false(td_window_has_session(win));
+  /* the session that could not start let go of every view: the timeline kept the store,
+   * connected to it */
+  TdTimeline *timeline = TD_TIMELINE(find_widget(GTK_WIDGET(win), TD_TYPE_TIMELINE, NULL));
+  g_assert_nonnull(timeline);
+  TdStore *left = td_timeline_get_store(timeline);
+  if (left)
+    g_error("the timeline still reads a store after end_session (its reset handler %s)",
+            g_signal_has_handler_pending(left, g_signal_lookup("reset", TD_TYPE_STORE), 0, FALSE)
+                ? "connected"
+                : "gone");
+  g_assert_null(td_window_get_store(win));
+
+  /* a discovery file whose endpoints nobody serves */
+  g_autofree char *disc = g_build_filename(dir, "trellis-debug-77.json", NULL);
+  g_assert_true(g_file_set_contents(
+      disc, "{\"events\": \"tcp://127.0.0.1:9\", \"requests\": \"tcp://127.0.0.1:9\"}", -1,
+      &error));
+  g_assert_true(td_window_attach(win, conn, &error));
+  g_assert_no_error(error);
+  wait_for(win, NULL, is_lost, "the kernel was lost");
+  GtkLabel *text = find_label(GTK_WIDGET(win), "The kernel stopped answering");
+  g_assert_nonnull(text);
+  g_assert_cmpstr(gtk_label_get_text(text), ==, "The kernel stopped answering (no reply for 5 s).");
+
+  gtk_window_destroy(GTK_WINDOW(win));
+  while (g_main_context_iteration(NULL, FALSE))
+    ;
+  g_unlink(disc);
+  g_unlink(conn);
+  g_rmdir(dir);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -416,6 +718,9 @@ main(int argc, char **argv)
   gtk_init();
   g_test_add_func("/gui/window/eager-switch-both-ways", test_eager_switch_both_ways);
   g_test_add_func("/gui/window/hidden-log-waits", test_hidden_log_waits);
+  g_test_add_func("/gui/window/functions-eager-column", test_functions_header);
+  g_test_add_func("/gui/window/log-rows-whole-and-clickable", test_log_rows);
+  g_test_add_func("/gui/window/attach-not-trellis-and-lost", test_attach_failures);
   g_test_add_func("/gui/window/pause-bar-shows-and-hides", test_pause_bar);
   g_test_add_func("/gui/cell-label/size-does-not-follow-text", test_cell_label_size);
   return g_test_run();
