@@ -401,7 +401,7 @@ class Interrupts(KernelTestCase):
         for name, code in cases.items():
             took = self.interrupt_latency(code)
             print("interrupt latency, %s: %.3f s" % (name, took))
-            self.assertLess(took, 1.0, name)
+            self.assertLess(took, 1.0 * SLOW, name)  # instrumented code: SLOW times more
         reply, out = self.k.execute("print(kept.numpy(), spin(tf.constant(3)).numpy())")
         self.assertEqual([m["content"]["text"] for m in out if m["msg_type"] == "stream"],
                          ["5 3\n"])
