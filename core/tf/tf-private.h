@@ -478,4 +478,8 @@ void tf_tape_record_call(TfState *st, TrGraph *graph, const TfOperand *in, int n
 int tf_keras_init(PyObject *module, TfState *st);
 void tf_keras_clear(TfState *st);
 
+/* tf-numpy.c: tf.experimental.numpy (py/tnp.py, run on first use) */
+int tf_numpy_init(PyObject *module, TfState *st);
+void tf_numpy_clear(TfState *st);
+
 G_END_DECLS
