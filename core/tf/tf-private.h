@@ -478,4 +478,9 @@ void tf_tape_record_call(TfState *st, TrGraph *graph, const TfOperand *in, int n
 int tf_keras_init(PyObject *module, TfState *st);
 void tf_keras_clear(TfState *st);
 
+/* ---- tf-debugging.c: tf.debugging, tf.nest, tf.name_scope, tf.device, tf.Graph ------------- */
+
+int tf_debugging_init(PyObject *module, TfState *st);
+void tf_debugging_clear(TfState *st);
+
 G_END_DECLS
