@@ -38,11 +38,13 @@ append_float(GString *s, double v, bool is_float32)
   g_string_append(s, buf);
 }
 
-/* C-style escapes for a string element inside an array; UTF-8 bytes pass through. */
+/* C-style escapes for a string element; UTF-8 bytes pass through. Quoted inside tf.print's
+ * arrays; bare in an Assert's message (TensorFlow's SummarizeValue without print_v2). */
 static void
-append_escaped(GString *s, const TrString *str)
+append_escaped(GString *s, const TrString *str, bool quoted)
 {
-  g_string_append_c(s, '"');
+  if (quoted)
+    g_string_append_c(s, '"');
   for (size_t i = 0; i < str->len; i++) {
     unsigned char c = (unsigned char)str->data[i];
     switch (c) {
@@ -71,11 +73,12 @@ append_escaped(GString *s, const TrString *str)
           g_string_append_c(s, (char)c);
     }
   }
-  g_string_append_c(s, '"');
+  if (quoted)
+    g_string_append_c(s, '"');
 }
 
 static void
-append_element(GString *s, const TrTensor *t, int64_t i)
+append_element_quoted(GString *s, const TrTensor *t, int64_t i, bool quoted)
 {
   switch (t->dtype) {
     case TR_FLOAT32:
@@ -83,12 +86,18 @@ append_element(GString *s, const TrTensor *t, int64_t i)
       append_float(s, tr_tensor_get_f64(t, i), t->dtype == TR_FLOAT32);
       break;
     case TR_STRING:
-      append_escaped(s, tr_tensor_get_string(t, i));
+      append_escaped(s, tr_tensor_get_string(t, i), quoted);
       break;
     default: /* ints, and bools as 1 and 0 */
       g_string_append_printf(s, "%" G_GINT64_FORMAT, tr_tensor_get_i64(t, i));
       break;
   }
+}
+
+static void
+append_element(GString *s, const TrTensor *t, int64_t i)
+{
+  append_element_quoted(s, t, i, true);
 }
 
 /* Between two entries of dim `d`: a space in the last dim, else newlines and indentation. */
@@ -292,6 +301,150 @@ run_FUSED(const TrNode *node, TrTensor *const *in, TrTensor **out, const TrRunCo
           GError **error)
 {
   g_return_val_if_reached(false);
+}
+
+/* ---- tf.debugging's Assert and CheckNumerics ------------------------------------------------ */
+
+/* One dimension of TensorFlow's SummarizeValue without print_v2 (the form an Assert's message
+ * shows): the innermost dimension as space-separated entries, outer ones each in brackets with
+ * no separator ("[1 2][3 4]"); entries stop after `limit` in flat order, and a cut-off inner
+ * dimension (not the first) ends in "...". */
+static void
+append_summary_dim(GString *s, const TrTensor *t, int d, int64_t limit, int64_t *next)
+{
+  if (*next >= limit)
+    return;
+  int rank = t->shape.rank;
+  int64_t count = t->shape.dims[d];
+  if (d == rank - 1) {
+    for (int64_t i = 0; i < count; i++) {
+      if (*next >= limit) {
+        if (d != 0)
+          g_string_append(s, "...");
+        return;
+      }
+      if (i > 0)
+        g_string_append_c(s, ' ');
+      append_element_quoted(s, t, (*next)++, false);
+    }
+    return;
+  }
+  for (int64_t i = 0; i < count; i++) {
+    bool opened = false;
+    if (*next < limit) {
+      g_string_append_c(s, '[');
+      opened = true;
+    }
+    append_summary_dim(s, t, d + 1, limit, next);
+    if (*next < limit || opened)
+      g_string_append_c(s, ']');
+  }
+}
+
+static void
+append_summary(GString *s, const TrTensor *t, int summarize)
+{
+  int64_t n = tr_tensor_num_elements(t);
+  int64_t limit = summarize < 0 ? n : MIN((int64_t)summarize, n);
+  if (t->shape.rank == 0) {
+    for (int64_t i = 0; i < limit; i++)
+      append_element_quoted(s, t, i, false);
+  } else {
+    int64_t next = 0;
+    append_summary_dim(s, t, 0, limit, &next);
+  }
+  if (n > limit)
+    g_string_append(s, "...");
+}
+
+static bool
+run_ASSERT(const TrNode *node, TrTensor *const *in, TrTensor **out, const TrRunContext *ctx,
+           GError **error)
+{
+  if (tr_tensor_num_elements(in[0]) != 1 || in[0]->shape.rank > 1) {
+    g_autofree char *shape = tr_shape_to_string(&in[0]->shape);
+    g_set_error(error, TR_ERROR, TR_ERROR_INVALID_ARGUMENT, "In[0] should be a scalar: %s", shape);
+    return false;
+  }
+  if (tr_tensor_get_i64(in[0], 0) != 0)
+    return true;
+  GString *msg = g_string_new("assertion failed: ");
+  for (int i = 1; i < node->n_inputs; i++) {
+    g_string_append_c(msg, '[');
+    append_summary(msg, in[i], node->print->summarize);
+    g_string_append(msg, i < node->n_inputs - 1 ? "] " : "]");
+  }
+  g_set_error_literal(error, TR_ERROR, TR_ERROR_INVALID_ARGUMENT, msg->str);
+  g_string_free(msg, TRUE);
+  return false;
+}
+
+static bool
+run_CHECK_NUMERICS(const TrNode *node, TrTensor *const *in, TrTensor **out, const TrRunContext *ctx,
+                   GError **error)
+{
+  bool nan = false, inf = false;
+  int64_t n = tr_tensor_num_elements(in[0]);
+  for (int64_t i = 0; i < n && !(nan && inf); i++) {
+    double v = tr_tensor_get_f64(in[0], i);
+    nan = nan || isnan(v);
+    inf = inf || isinf(v);
+  }
+  if (!nan && !inf)
+    return true;
+  g_set_error(error, TR_ERROR, TR_ERROR_INVALID_ARGUMENT, "%s : Tensor had %s values",
+              node->print->message,
+              nan && inf ? "Inf and NaN"
+              : nan      ? "NaN"
+                         : "Inf");
+  return false;
+}
+
+TrNode *
+tr_graph_add_assert(TrGraph *g, const TrOutput *inputs, int n_inputs, int summarize,
+                    const char *name, GError **error)
+{
+  g_return_val_if_fail(g && inputs && n_inputs >= 1, NULL);
+  if (!tr_graph_check_inputs(g, inputs, n_inputs, error))
+    return NULL;
+  if (tr_output_dtype(inputs[0]) != TR_BOOL) {
+    g_set_error(error, TR_GRAPH_ERROR, TR_GRAPH_ERROR_TYPE,
+                "Input 'condition' of 'Assert' Op has type %s that does not match expected type "
+                "of bool.",
+                tr_graph_dtype_name(tr_output_dtype(inputs[0])));
+    return NULL;
+  }
+  const char *unique = tr_graph_unique_name(g, name ? name : "Assert");
+  TrNode *node = tr_graph_node_new(g, TR_GOP_ASSERT, "Assert", unique, inputs, n_inputs, 0);
+  TrPrintAttrs *pa = tr_arena_new(&g->arena, TrPrintAttrs, 1);
+  pa->summarize = summarize;
+  node->print = pa;
+  tr_graph_note_stateful(g, node);
+  return node;
+}
+
+TrNode *
+tr_graph_add_check_numerics(TrGraph *g, TrOutput x, const char *message, const char *name,
+                            GError **error)
+{
+  g_return_val_if_fail(g && message, NULL);
+  if (!tr_graph_check_inputs(g, &x, 1, error))
+    return NULL;
+  TrDType dtype = tr_output_dtype(x);
+  if (!tr_dtype_is_float(dtype)) {
+    g_set_error(error, TR_GRAPH_ERROR, TR_GRAPH_ERROR_TYPE,
+                "Value for attr 'T' of %s is not in the list of allowed values: bfloat16, half, "
+                "float, double",
+                tr_graph_dtype_name(dtype));
+    return NULL;
+  }
+  const char *unique = tr_graph_unique_name(g, name ? name : "CheckNumerics");
+  TrNode *node = tr_graph_node_new(g, TR_GOP_CHECK_NUMERICS, "CheckNumerics", unique, &x, 1, 0);
+  TrPrintAttrs *pa = tr_arena_new(&g->arena, TrPrintAttrs, 1);
+  pa->message = tr_arena_strdup(&g->arena, message);
+  node->print = pa;
+  tr_graph_note_stateful(g, node);
+  return node;
 }
 
 /* ---- the table ------------------------------------------------------------------------------ */

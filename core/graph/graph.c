@@ -255,6 +255,12 @@ tr_graph_push_name_scope(TrGraph *g, const char *name)
   g_ptr_array_add(g->scopes, (gpointer)tr_graph_unique_name(g, name));
 }
 
+const char *
+tr_graph_name_scope(const TrGraph *g)
+{
+  return g->scopes->len ? g->scopes->pdata[g->scopes->len - 1] : NULL;
+}
+
 void
 tr_graph_pop_name_scope(TrGraph *g)
 {
@@ -920,6 +926,7 @@ copy_node(TrGraph *copy, const TrNode *src)
     *pa = *src->print;
     pa->template_text = pa->template_text ? tr_arena_strdup(arena, pa->template_text) : NULL;
     pa->end = pa->end ? tr_arena_strdup(arena, pa->end) : NULL;
+    pa->message = pa->message ? tr_arena_strdup(arena, pa->message) : NULL;
     if (pa->n_segments) {
       pa->segments = tr_arena_new(arena, const char *, pa->n_segments);
       for (int i = 0; i < pa->n_segments; i++)

@@ -67,6 +67,18 @@ inline_PRINT(TrGraph *g, const TrNode *node, const TrOutput *args, GError **erro
 }
 
 static TrNode *
+inline_ASSERT(TrGraph *g, const TrNode *node, const TrOutput *args, GError **error)
+{
+  return tr_graph_add_assert(g, args, node->n_inputs, node->print->summarize, node->name, error);
+}
+
+static TrNode *
+inline_CHECK_NUMERICS(TrGraph *g, const TrNode *node, const TrOutput *args, GError **error)
+{
+  return tr_graph_add_check_numerics(g, args[0], node->print->message, node->name, error);
+}
+
+static TrNode *
 inline_NO_OP(TrGraph *g, const TrNode *node, const TrOutput *args, GError **error)
 {
   return tr_graph_add_no_op(g, node->name);

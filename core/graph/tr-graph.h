@@ -58,7 +58,11 @@ G_BEGIN_DECLS
   X(TENSOR_LIST_GATHER, "TensorListGather", false)                                                 \
   X(TENSOR_LIST_CONCAT, "TensorListConcatV2", false)                                               \
   X(TENSOR_LIST_LENGTH, "TensorListLength", false)                                                 \
-  X(TENSOR_LIST_FROM_TENSOR, "TensorListFromTensor", false)
+  X(TENSOR_LIST_FROM_TENSOR, "TensorListFromTensor", false)                                        \
+  /* tf.debugging: Assert (a condition and the data it prints) and CheckNumerics (no outputs   */  \
+  /* here: the language layer returns an Identity of its input, which differentiates as one). */   \
+  X(ASSERT, "Assert", true)                                                                        \
+  X(CHECK_NUMERICS, "CheckNumerics", true)
 
 typedef enum {
   TR_GOP_BEFORE_FIRST_ = TR_N_OPS - 1,
@@ -131,6 +135,7 @@ typedef struct {
   int summarize;             /* StringFormat: first and last elements shown per dim; < 0: all */
   const char *end;           /* PrintV2: appended after the text ("\n") */
   bool to_stderr;            /* PrintV2: output_stream is sys.stderr */
+  const char *message;       /* CheckNumerics: the text its error starts with */
 } TrPrintAttrs;
 
 /* A node. Read its fields freely; change them only through the functions below. */
@@ -187,6 +192,9 @@ const char *tr_graph_unique_name(TrGraph *g, const char *hint);
 /* Enter a name scope (itself made unique: "scope", "scope_1"); pop to leave it. */
 void tr_graph_push_name_scope(TrGraph *g, const char *name);
 void tr_graph_pop_name_scope(TrGraph *g);
+/* The innermost name scope as made unique ("outer/inner"), or NULL outside every scope. Borrowed
+ * (arena). */
+const char *tr_graph_name_scope(const TrGraph *g);
 
 /* ---- building ----------------------------------------------------------------------------
  * Every function returns the new node (borrowed from the graph), or NULL with `error` set.
@@ -230,6 +238,15 @@ typedef struct {
  * PrintV2 node. */
 TrNode *tr_graph_add_tf_print(TrGraph *g, const TrPrintArg *args, int n_args, const char *sep,
                               const char *end, GError **error);
+/* Assert: inputs[0] is a scalar bool condition, the rest the data its error shows when it is
+ * false at run time ("assertion failed: [data0] [data1]", each with at most `summarize`
+ * entries; < 0 shows all), as TensorFlow's Assert kernel. No outputs; stateful. */
+TrNode *tr_graph_add_assert(TrGraph *g, const TrOutput *inputs, int n_inputs, int summarize,
+                            const char *name, GError **error);
+/* CheckNumerics of a float tensor: fails the run with "MESSAGE : Tensor had NaN values" (Inf,
+ * "Inf and NaN") as TensorFlow's kernel. No outputs here; stateful. */
+TrNode *tr_graph_add_check_numerics(TrGraph *g, TrOutput x, const char *message, const char *name,
+                                    GError **error);
 /* A while loop (tf.while_loop): `cond` and `body` are finished child graphs that both take the
  * loop variables as their non-resource placeholders, in order (n of them, matching `inputs` in
  * dtype, shapes compatible). `cond` has one output, a scalar bool; `body` has n outputs, the next

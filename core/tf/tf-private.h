@@ -482,4 +482,9 @@ void tf_keras_clear(TfState *st);
 int tf_numpy_init(PyObject *module, TfState *st);
 void tf_numpy_clear(TfState *st);
 
+/* ---- tf-debugging.c: tf.debugging, tf.nest, tf.name_scope, tf.device, tf.Graph ------------- */
+
+int tf_debugging_init(PyObject *module, TfState *st);
+void tf_debugging_clear(TfState *st);
+
 G_END_DECLS
