@@ -47,7 +47,7 @@ typedef struct {
   int out_slot;         /* the first output's slot, or -1 */
   int n_release;        /* slots that die after this step */
   int *release;         /* (plan arena) */
-  bool reinfer;         /* the traced output shape was partial: infer again from the inputs */
+  bool reinfer;         /* a traced shape was partial: infer again from the inputs (checks) */
   bool counts_buffer;   /* the output is a buffer the plan accounts for (kernel outputs) */
   int input_index;      /* STEP_BIND: which graph input */
   TrPlan *cond;         /* STEP_WHILE: the plan of the cond graph; STEP_IF: the true branch's */
@@ -127,6 +127,22 @@ init_while_step(Step *step, GError **error)
   return step->body != NULL;
 }
 
+/* Whether a kernel step must infer its shape again at run time: its traced output shape was
+ * partial, or an input's was (the traced output may be fully known while the input it must fit
+ * is not: Reshape of a [None] vector to [2, 2] checks the element count when it runs). */
+static bool
+needs_reinfer(const TrNode *node)
+{
+  if (!tr_shape_is_fully_defined(&node->shapes[0]))
+    return true;
+  for (int i = 0; i < node->n_inputs; i++) {
+    const TrOutput *in = &node->inputs[i];
+    if (!tr_shape_is_fully_defined(&in->node->shapes[in->index]))
+      return true;
+  }
+  return false;
+}
+
 static bool
 init_step(TrPlan *plan, Step *step, TrNode *node, const int *slot_of, GError **error)
 {
@@ -174,7 +190,7 @@ init_step(TrPlan *plan, Step *step, TrNode *node, const int *slot_of, GError **e
       memcpy(step->own_attrs, node->attrs, sizeof(TrAttrs));
       step->attrs = step->own_attrs;
     }
-    step->reinfer = !tr_shape_is_fully_defined(&node->shapes[0]);
+    step->reinfer = needs_reinfer(node);
     step->counts_buffer = true;
   }
   return true;
