@@ -382,6 +382,23 @@ tf_as_dtype(PyObject *module, PyObject *arg)
 static PyMethodDef as_dtype_def = {"as_dtype", tf_as_dtype, METH_O,
                                    "Converts the given type_value to a DType."};
 
+/* tensorflow.dtypes' module __getattr__ (PEP 562): the functions tf.dtypes shares with the
+ * top-level module (tf.dtypes.cast is tf.cast), which other parts define after this one. */
+static PyObject *
+dtypes_getattr(PyObject *unused, PyObject *name)
+{
+  static const char *const shared[] = {"cast"};
+  const char *n = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+  for (size_t i = 0; n && i < G_N_ELEMENTS(shared); i++)
+    if (strcmp(n, shared[i]) == 0)
+      return PyObject_GetAttr(tf_state()->module, name);
+  PyErr_Format(PyExc_AttributeError, "module 'tensorflow.dtypes' has no attribute %R", name);
+  return NULL;
+}
+
+static PyMethodDef dtypes_getattr_def = {"__getattr__", dtypes_getattr, METH_O,
+                                         "The functions shared with the tensorflow module."};
+
 /* ---- tf.errors ------------------------------------------------------------------------------ */
 
 /* OpError(node_def, op, message, *args) as TensorFlow, or OpError(message): the exception's
@@ -660,6 +677,11 @@ tf_dtype_init(PyObject *module, TfState *st)
   if (r == 0)
     r = PyModule_AddObjectRef(st->mod_dtypes, "as_dtype", as_dtype);
   Py_XDECREF(as_dtype);
+  if (r < 0)
+    return -1;
+  PyObject *getattr = PyCFunction_NewEx(&dtypes_getattr_def, NULL, NULL); /* owned */
+  r = getattr ? PyModule_AddObjectRef(st->mod_dtypes, "__getattr__", getattr) : -1;
+  Py_XDECREF(getattr);
   if (r < 0)
     return -1;
   return add_errors(module, st);
