@@ -17,6 +17,7 @@
  */
 #include "tr-tensor-private.h"
 
+#include <complex.h>
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -348,15 +349,194 @@ typedef enum {
     return a;                                                                                      \
   }
 
+/* Unsigned integers: as INT_FUNCS, computing in W (at least unsigned int, so that uint8 and
+ * uint16 products do not overflow a promoted int). */
+#define UINT_FUNCS(SUF, T, W)                                                                      \
+  static inline T add_##SUF(T a, T b, bool *bad)                                                   \
+  {                                                                                                \
+    return (T)((W)a + (W)b);                                                                       \
+  }                                                                                                \
+  static inline T sub_##SUF(T a, T b, bool *bad)                                                   \
+  {                                                                                                \
+    return (T)((W)a - (W)b);                                                                       \
+  }                                                                                                \
+  static inline T mul_##SUF(T a, T b, bool *bad)                                                   \
+  {                                                                                                \
+    return (T)((W)a * (W)b);                                                                       \
+  }                                                                                                \
+  static inline T floordiv_##SUF(T a, T b, bool *bad)                                              \
+  {                                                                                                \
+    if (b == 0) {                                                                                  \
+      *bad = true;                                                                                 \
+      return 0;                                                                                    \
+    }                                                                                              \
+    return a / b;                                                                                  \
+  }                                                                                                \
+  static inline T mod_##SUF(T a, T b, bool *bad)                                                   \
+  {                                                                                                \
+    if (b == 0) {                                                                                  \
+      *bad = true;                                                                                 \
+      return 0;                                                                                    \
+    }                                                                                              \
+    return a % b;                                                                                  \
+  }                                                                                                \
+  static inline T pow_##SUF(T a, T b, bool *bad)                                                   \
+  {                                                                                                \
+    W r = 1, base = a;                                                                             \
+    for (; b; b >>= 1, base *= base)                                                               \
+      if (b & 1)                                                                                   \
+        r *= base;                                                                                 \
+    return (T)r;                                                                                   \
+  }                                                                                                \
+  static inline T maximum_##SUF(T a, T b, bool *bad)                                               \
+  {                                                                                                \
+    return a < b ? b : a;                                                                          \
+  }                                                                                                \
+  static inline T minimum_##SUF(T a, T b, bool *bad)                                               \
+  {                                                                                                \
+    return b < a ? b : a;                                                                          \
+  }                                                                                                \
+  static inline T square_##SUF(T a)                                                                \
+  {                                                                                                \
+    return (T)((W)a * (W)a);                                                                       \
+  }                                                                                                \
+  static inline T relu_##SUF(T a)                                                                  \
+  {                                                                                                \
+    return a;                                                                                      \
+  }                                                                                                \
+  static inline T relu6_##SUF(T a)                                                                 \
+  {                                                                                                \
+    return a > 6 ? 6 : a;                                                                          \
+  }
+
+/* float16 and bfloat16: the float32 function on the widened values, rounded back. */
+#define HALF_UNARY(SUF, T, op)                                                                     \
+  static inline T op##_##SUF(T a)                                                                  \
+  {                                                                                                \
+    return FROM_##SUF(op##_f32(TO_F32_##SUF(a)));                                                  \
+  }
+#define HALF_BINARY(SUF, T, op)                                                                    \
+  static inline T op##_##SUF(T a, T b, bool *bad)                                                  \
+  {                                                                                                \
+    return FROM_##SUF(op##_f32(TO_F32_##SUF(a), TO_F32_##SUF(b), bad));                            \
+  }
+#define HALF_COMPARE(SUF, T, op)                                                                   \
+  static inline bool op##_##SUF(T a, T b, bool *bad)                                               \
+  {                                                                                                \
+    return op##_f32(TO_F32_##SUF(a), TO_F32_##SUF(b), bad);                                        \
+  }
+#define HALF_FUNCS(SUF, T)                                                                         \
+  HALF_BINARY(SUF, T, add)                                                                         \
+  HALF_BINARY(SUF, T, sub)                                                                         \
+  HALF_BINARY(SUF, T, mul)                                                                         \
+  HALF_BINARY(SUF, T, div)                                                                         \
+  HALF_BINARY(SUF, T, floordiv)                                                                    \
+  HALF_BINARY(SUF, T, mod)                                                                         \
+  HALF_BINARY(SUF, T, pow)                                                                         \
+  HALF_BINARY(SUF, T, maximum)                                                                     \
+  HALF_BINARY(SUF, T, minimum)                                                                     \
+  HALF_UNARY(SUF, T, neg)                                                                          \
+  HALF_UNARY(SUF, T, abs)                                                                          \
+  HALF_UNARY(SUF, T, square)                                                                       \
+  HALF_UNARY(SUF, T, sqrt)                                                                         \
+  HALF_UNARY(SUF, T, exp)                                                                          \
+  HALF_UNARY(SUF, T, log)                                                                          \
+  HALF_UNARY(SUF, T, tanh)                                                                         \
+  HALF_UNARY(SUF, T, sigmoid)                                                                      \
+  HALF_UNARY(SUF, T, sin)                                                                          \
+  HALF_UNARY(SUF, T, cos)                                                                          \
+  HALF_UNARY(SUF, T, relu)                                                                         \
+  HALF_UNARY(SUF, T, relu6)                                                                        \
+  HALF_UNARY(SUF, T, softplus)                                                                     \
+  HALF_COMPARE(SUF, T, equal)                                                                      \
+  HALF_COMPARE(SUF, T, not_equal)                                                                  \
+  HALF_COMPARE(SUF, T, greater)                                                                    \
+  HALF_COMPARE(SUF, T, greater_equal)                                                              \
+  HALF_COMPARE(SUF, T, less)                                                                       \
+  HALF_COMPARE(SUF, T, less_equal)                                                                 \
+  static inline T identity_##SUF(T a)                                                              \
+  {                                                                                                \
+    return a;                                                                                      \
+  }
+
+#define TO_F32_f16(a)  tr_half_to_float(a)
+#define FROM_f16(a)    tr_half_from_float(a)
+#define TO_F32_bf16(a) tr_bfloat16_to_float(a)
+#define FROM_bf16(a)   tr_bfloat16_from_float(a)
+
+/* Complex numbers: C's arithmetic (C99 Annex G division), as std::complex computes. */
+#define COMPLEX_FUNCS(SUF, T)                                                                      \
+  static inline T add_##SUF(T a, T b, bool *bad)                                                   \
+  {                                                                                                \
+    return a + b;                                                                                  \
+  }                                                                                                \
+  static inline T sub_##SUF(T a, T b, bool *bad)                                                   \
+  {                                                                                                \
+    return a - b;                                                                                  \
+  }                                                                                                \
+  static inline T mul_##SUF(T a, T b, bool *bad)                                                   \
+  {                                                                                                \
+    return a * b;                                                                                  \
+  }                                                                                                \
+  static inline T div_##SUF(T a, T b, bool *bad)                                                   \
+  {                                                                                                \
+    return a / b;                                                                                  \
+  }                                                                                                \
+  static inline T neg_##SUF(T a)                                                                   \
+  {                                                                                                \
+    return -a;                                                                                     \
+  }                                                                                                \
+  static inline bool equal_##SUF(T a, T b, bool *bad)                                              \
+  {                                                                                                \
+    return a == b;                                                                                 \
+  }                                                                                                \
+  static inline bool not_equal_##SUF(T a, T b, bool *bad)                                          \
+  {                                                                                                \
+    return a != b;                                                                                 \
+  }                                                                                                \
+  static inline T identity_##SUF(T a)                                                              \
+  {                                                                                                \
+    return a;                                                                                      \
+  }
+
 FLOAT_FUNCS(f32, float, f)
 FLOAT_FUNCS(f64, double, )
 INT_FUNCS(i32, int32_t, uint32_t)
 INT_FUNCS(i64, int64_t, uint64_t)
+INT_FUNCS(i8, int8_t, uint32_t)
+INT_FUNCS(i16, int16_t, uint32_t)
+UINT_FUNCS(u8, uint8_t, uint32_t)
+UINT_FUNCS(u16, uint16_t, uint32_t)
+UINT_FUNCS(u32, uint32_t, uint32_t)
+UINT_FUNCS(u64, uint64_t, uint64_t)
 COMPARE_FUNCS(f32, float)
 COMPARE_FUNCS(f64, double)
 COMPARE_FUNCS(i32, int32_t)
 COMPARE_FUNCS(i64, int64_t)
+COMPARE_FUNCS(i8, int8_t)
+COMPARE_FUNCS(i16, int16_t)
+COMPARE_FUNCS(u8, uint8_t)
+COMPARE_FUNCS(u16, uint16_t)
+COMPARE_FUNCS(u32, uint32_t)
+COMPARE_FUNCS(u64, uint64_t)
 COMPARE_FUNCS(b, bool)
+HALF_FUNCS(f16, TrHalf)
+HALF_FUNCS(bf16, TrBFloat16)
+COMPLEX_FUNCS(c64, float _Complex)
+COMPLEX_FUNCS(c128, double _Complex)
+
+/* |z| of a complex: TensorFlow's ComplexAbs, whose output is the real dtype. */
+static inline float
+cabs_c64(float _Complex a)
+{
+  return cabsf(a);
+}
+
+static inline double
+cabs_c128(double _Complex a)
+{
+  return cabs(a);
+}
 
 static inline bool
 logical_and_b(bool a, bool b, bool *bad)
@@ -411,8 +591,11 @@ not_equal_s(TrString a, TrString b, bool *bad)
   return !equal_s(a, b, bad);
 }
 
-/* Casts follow C's conversions, as TensorFlow's do, except that a float out of an integer's
- * range (or NaN) becomes the integer's minimum, as x86's conversion instructions give. */
+/* Casts follow C's conversions, as TensorFlow's do (a complex loses its imaginary part, a float
+ * is truncated towards zero, integers wrap), except where C leaves a float out of an integer's
+ * range undefined: there the result is what x86's conversion instructions give, as on
+ * TensorFlow's CPUs — the integer's minimum for int32 and int64 (and NaN), and for the narrower
+ * types the low bits of the int32 conversion (uint32: of the int64 one). */
 static inline int32_t
 float_to_i32(double a)
 {
@@ -423,6 +606,15 @@ static inline int64_t
 float_to_i64(double a)
 {
   return (a >= -9223372036854775808.0 && a < 9223372036854775808.0) ? (int64_t)a : INT64_MIN;
+}
+
+/* Above INT64_MAX the unsigned conversion; below, the signed one's bits (-1.0 -> 2^64 - 1). */
+static inline uint64_t
+float_to_u64(double a)
+{
+  if (a >= 9223372036854775808.0 && a < 18446744073709551616.0)
+    return (uint64_t)a;
+  return (uint64_t)float_to_i64(a);
 }
 
 static inline int32_t
@@ -437,13 +629,80 @@ int_to_i64(int64_t a)
   return a;
 }
 
+static inline uint64_t
+int_to_u64(uint64_t a)
+{
+  return a;
+}
+
+static inline int64_t
+complex_to_i64(double _Complex a)
+{
+  return float_to_i64(creal(a));
+}
+
+static inline int32_t
+complex_to_i32(double _Complex a)
+{
+  return float_to_i32(creal(a));
+}
+
+static inline uint64_t
+complex_to_u64(double _Complex a)
+{
+  return float_to_u64(creal(a));
+}
+
+/* A source element widened so that the conversions below apply: half types become float. */
+#define LOAD_f32(a)  (a)
+#define LOAD_f64(a)  (a)
+#define LOAD_i32(a)  (a)
+#define LOAD_i64(a)  (a)
+#define LOAD_b(a)    (a)
+#define LOAD_f16(a)  tr_half_to_float(a)
+#define LOAD_bf16(a) tr_bfloat16_to_float(a)
+#define LOAD_i8(a)   (a)
+#define LOAD_i16(a)  (a)
+#define LOAD_u8(a)   (a)
+#define LOAD_u16(a)  (a)
+#define LOAD_u32(a)  (a)
+#define LOAD_u64(a)  (a)
+#define LOAD_c64(a)  (a)
+#define LOAD_c128(a) (a)
+
 #define TO_f32(a) ((float)(a))
 #define TO_f64(a) ((double)(a))
 #define TO_i32(a)                                                                                  \
-  _Generic((a), float : float_to_i32, double : float_to_i32, default : int_to_i32)(a)
+  _Generic((a), float                                                                              \
+           : float_to_i32, double                                                                  \
+           : float_to_i32, float _Complex                                                          \
+           : complex_to_i32, double _Complex                                                       \
+           : complex_to_i32, default                                                               \
+           : int_to_i32)(a)
 #define TO_i64(a)                                                                                  \
-  _Generic((a), float : float_to_i64, double : float_to_i64, default : int_to_i64)(a)
-#define TO_b(a) ((a) != 0)
+  _Generic((a), float                                                                              \
+           : float_to_i64, double                                                                  \
+           : float_to_i64, float _Complex                                                          \
+           : complex_to_i64, double _Complex                                                       \
+           : complex_to_i64, default                                                               \
+           : int_to_i64)(a)
+#define TO_u64(a)                                                                                  \
+  _Generic((a), float                                                                              \
+           : float_to_u64, double                                                                  \
+           : float_to_u64, float _Complex                                                          \
+           : complex_to_u64, double _Complex                                                       \
+           : complex_to_u64, default                                                               \
+           : int_to_u64)(a)
+#define TO_b(a)    ((a) != 0)
+#define TO_i8(a)   ((int8_t)TO_i32(a))
+#define TO_i16(a)  ((int16_t)TO_i32(a))
+#define TO_u8(a)   ((uint8_t)TO_i32(a))
+#define TO_u16(a)  ((uint16_t)TO_i32(a))
+#define TO_u32(a)  ((uint32_t)TO_i64(a))
+#define TO_f16(a)  tr_half_from_float((float)(a))
+#define TO_bf16(a) tr_bfloat16_from_float((float)(a))
+#define TO_c64(a)  ((float _Complex)(a))
+#define TO_c128(a) ((double _Complex)(a))
 
 /* ---- row instances ---------------------------------------------------------------------- */
 
@@ -488,56 +747,158 @@ int_to_i64(int64_t a)
   SELECT_ROW(row_select_##SUF, T, identity_##SUF)
 
 /* Casts from one numeric or bool dtype to each of the others. */
+#define CAST_ROW(SUF, T, DSUF, DT)                                                                 \
+  static inline DT cast_##SUF##_##DSUF(T a)                                                        \
+  {                                                                                                \
+    return TO_##DSUF(LOAD_##SUF(a));                                                               \
+  }                                                                                                \
+  UNARY_ROW(row_cast_##SUF##_##DSUF, T, DT, cast_##SUF##_##DSUF)
 #define CAST_ROWS(SUF, T)                                                                          \
-  UNARY_ROW(row_cast_##SUF##_f32, T, float, TO_f32)                                                \
-  UNARY_ROW(row_cast_##SUF##_f64, T, double, TO_f64)                                               \
-  UNARY_ROW(row_cast_##SUF##_i32, T, int32_t, TO_i32)                                              \
-  UNARY_ROW(row_cast_##SUF##_i64, T, int64_t, TO_i64)                                              \
-  UNARY_ROW(row_cast_##SUF##_b, T, bool, TO_b)
+  CAST_ROW(SUF, T, f32, float)                                                                     \
+  CAST_ROW(SUF, T, f64, double)                                                                    \
+  CAST_ROW(SUF, T, i32, int32_t)                                                                   \
+  CAST_ROW(SUF, T, i64, int64_t)                                                                   \
+  CAST_ROW(SUF, T, b, bool)                                                                        \
+  CAST_ROW(SUF, T, f16, TrHalf)                                                                    \
+  CAST_ROW(SUF, T, bf16, TrBFloat16)                                                               \
+  CAST_ROW(SUF, T, i8, int8_t)                                                                     \
+  CAST_ROW(SUF, T, i16, int16_t)                                                                   \
+  CAST_ROW(SUF, T, u8, uint8_t)                                                                    \
+  CAST_ROW(SUF, T, u16, uint16_t)                                                                  \
+  CAST_ROW(SUF, T, u32, uint32_t)                                                                  \
+  CAST_ROW(SUF, T, u64, uint64_t)                                                                  \
+  CAST_ROW(SUF, T, c64, float _Complex)                                                            \
+  CAST_ROW(SUF, T, c128, double _Complex)
+
+/* Arithmetic without Neg and Abs, which unsigned types lack. */
+#define UARITH_ROWS(SUF, T)                                                                        \
+  BINARY_ROW(row_add_##SUF, T, T, add_##SUF)                                                       \
+  BINARY_ROW(row_sub_##SUF, T, T, sub_##SUF)                                                       \
+  BINARY_ROW(row_mul_##SUF, T, T, mul_##SUF)                                                       \
+  BINARY_ROW(row_floordiv_##SUF, T, T, floordiv_##SUF)                                             \
+  BINARY_ROW(row_mod_##SUF, T, T, mod_##SUF)                                                       \
+  BINARY_ROW(row_pow_##SUF, T, T, pow_##SUF)                                                       \
+  BINARY_ROW(row_maximum_##SUF, T, T, maximum_##SUF)                                               \
+  BINARY_ROW(row_minimum_##SUF, T, T, minimum_##SUF)                                               \
+  UNARY_ROW(row_square_##SUF, T, T, square_##SUF)                                                  \
+  UNARY_ROW(row_relu_##SUF, T, T, relu_##SUF)                                                      \
+  UNARY_ROW(row_relu6_##SUF, T, T, relu6_##SUF)                                                    \
+  CLIP_ROW(row_clip_##SUF, T, SUF)
 
 ARITH_ROWS(f32, float)
 ARITH_ROWS(f64, double)
 ARITH_ROWS(i32, int32_t)
 ARITH_ROWS(i64, int64_t)
+ARITH_ROWS(i8, int8_t)
+ARITH_ROWS(i16, int16_t)
+ARITH_ROWS(f16, TrHalf)
+ARITH_ROWS(bf16, TrBFloat16)
+UARITH_ROWS(u8, uint8_t)
+UARITH_ROWS(u16, uint16_t)
+UARITH_ROWS(u32, uint32_t)
+UARITH_ROWS(u64, uint64_t)
 FLOAT_ROWS(f32, float)
 FLOAT_ROWS(f64, double)
+FLOAT_ROWS(f16, TrHalf)
+FLOAT_ROWS(bf16, TrBFloat16)
 ORDER_ROWS(f32, float)
 ORDER_ROWS(f64, double)
 ORDER_ROWS(i32, int32_t)
 ORDER_ROWS(i64, int64_t)
+ORDER_ROWS(i8, int8_t)
+ORDER_ROWS(i16, int16_t)
+ORDER_ROWS(u8, uint8_t)
+ORDER_ROWS(u16, uint16_t)
+ORDER_ROWS(u32, uint32_t)
+ORDER_ROWS(u64, uint64_t)
+ORDER_ROWS(f16, TrHalf)
+ORDER_ROWS(bf16, TrBFloat16)
 ANY_ROWS(f32, float)
 ANY_ROWS(f64, double)
 ANY_ROWS(i32, int32_t)
 ANY_ROWS(i64, int64_t)
 ANY_ROWS(b, bool)
 ANY_ROWS(s, TrString)
+ANY_ROWS(i8, int8_t)
+ANY_ROWS(i16, int16_t)
+ANY_ROWS(u8, uint8_t)
+ANY_ROWS(u16, uint16_t)
+ANY_ROWS(u32, uint32_t)
+ANY_ROWS(u64, uint64_t)
+ANY_ROWS(f16, TrHalf)
+ANY_ROWS(bf16, TrBFloat16)
+ANY_ROWS(c64, float _Complex)
+ANY_ROWS(c128, double _Complex)
 CAST_ROWS(f32, float)
 CAST_ROWS(f64, double)
 CAST_ROWS(i32, int32_t)
 CAST_ROWS(i64, int64_t)
 CAST_ROWS(b, bool)
+CAST_ROWS(f16, TrHalf)
+CAST_ROWS(bf16, TrBFloat16)
+CAST_ROWS(i8, int8_t)
+CAST_ROWS(i16, int16_t)
+CAST_ROWS(u8, uint8_t)
+CAST_ROWS(u16, uint16_t)
+CAST_ROWS(u32, uint32_t)
+CAST_ROWS(u64, uint64_t)
+CAST_ROWS(c64, float _Complex)
+CAST_ROWS(c128, double _Complex)
 BINARY_ROW(row_add_s, TrString, TrString, add_s)
 BINARY_ROW(row_logical_and_b, bool, bool, logical_and_b)
 BINARY_ROW(row_logical_or_b, bool, bool, logical_or_b)
 UNARY_ROW(row_logical_not_b, bool, bool, logical_not_b)
+BINARY_ROW(row_add_c64, float _Complex, float _Complex, add_c64)
+BINARY_ROW(row_add_c128, double _Complex, double _Complex, add_c128)
+BINARY_ROW(row_sub_c64, float _Complex, float _Complex, sub_c64)
+BINARY_ROW(row_sub_c128, double _Complex, double _Complex, sub_c128)
+BINARY_ROW(row_mul_c64, float _Complex, float _Complex, mul_c64)
+BINARY_ROW(row_mul_c128, double _Complex, double _Complex, mul_c128)
+BINARY_ROW(row_div_c64, float _Complex, float _Complex, div_c64)
+BINARY_ROW(row_div_c128, double _Complex, double _Complex, div_c128)
+UNARY_ROW(row_neg_c64, float _Complex, float _Complex, neg_c64)
+UNARY_ROW(row_neg_c128, double _Complex, double _Complex, neg_c128)
+UNARY_ROW(row_abs_c64, float _Complex, float, cabs_c64)
+UNARY_ROW(row_abs_c128, double _Complex, double, cabs_c128)
 
 /* Designated initialisers for a row table: [dtype] = row_<op>_<suffix>. */
-#define ROWS_FLOAT(op)   [TR_FLOAT32] = row_##op##_f32, [TR_FLOAT64] = row_##op##_f64
-#define ROWS_INT(op)     [TR_INT32] = row_##op##_i32, [TR_INT64] = row_##op##_i64
+#define ROWS_FLOAT(op)                                                                             \
+  [TR_FLOAT32] = row_##op##_f32, [TR_FLOAT64] = row_##op##_f64, [TR_FLOAT16] = row_##op##_f16,     \
+  [TR_BFLOAT16] = row_##op##_bf16
+#define ROWS_SINT(op)                                                                              \
+  [TR_INT32] = row_##op##_i32, [TR_INT64] = row_##op##_i64, [TR_INT8] = row_##op##_i8,             \
+  [TR_INT16] = row_##op##_i16
+#define ROWS_UINT(op)                                                                              \
+  [TR_UINT8] = row_##op##_u8, [TR_UINT16] = row_##op##_u16, [TR_UINT32] = row_##op##_u32,          \
+  [TR_UINT64] = row_##op##_u64
+#define ROWS_COMPLEX(op) [TR_COMPLEX64] = row_##op##_c64, [TR_COMPLEX128] = row_##op##_c128
+#define ROWS_INT(op)     ROWS_SINT(op), ROWS_UINT(op)
 #define ROWS_NUMERIC(op) ROWS_FLOAT(op), ROWS_INT(op)
-#define ROWS_ALL(op)     ROWS_NUMERIC(op), [TR_BOOL] = row_##op##_b, [TR_STRING] = row_##op##_s
+#define ROWS_SIGNED(op)  ROWS_FLOAT(op), ROWS_SINT(op)
+#define ROWS_ALL(op)                                                                               \
+  ROWS_NUMERIC(op), ROWS_COMPLEX(op), [TR_BOOL] = row_##op##_b, [TR_STRING] = row_##op##_s
 #define CAST_FROM(SUF)                                                                             \
   {                                                                                                \
     [TR_FLOAT32] = row_cast_##SUF##_f32, [TR_FLOAT64] = row_cast_##SUF##_f64,                      \
     [TR_INT32] = row_cast_##SUF##_i32, [TR_INT64] = row_cast_##SUF##_i64,                          \
-    [TR_BOOL] = row_cast_##SUF##_b,                                                                \
+    [TR_BOOL] = row_cast_##SUF##_b, [TR_FLOAT16] = row_cast_##SUF##_f16,                           \
+    [TR_BFLOAT16] = row_cast_##SUF##_bf16, [TR_INT8] = row_cast_##SUF##_i8,                        \
+    [TR_INT16] = row_cast_##SUF##_i16, [TR_UINT8] = row_cast_##SUF##_u8,                           \
+    [TR_UINT16] = row_cast_##SUF##_u16, [TR_UINT32] = row_cast_##SUF##_u32,                        \
+    [TR_UINT64] = row_cast_##SUF##_u64, [TR_COMPLEX64] = row_cast_##SUF##_c64,                     \
+    [TR_COMPLEX128] = row_cast_##SUF##_c128,                                                       \
   }
 
 /* [source][destination]; strings only cast to strings. */
 static const RowFunc cast_rows[TR_N_DTYPES][TR_N_DTYPES] = {
-    [TR_FLOAT32] = CAST_FROM(f32), [TR_FLOAT64] = CAST_FROM(f64),
-    [TR_INT32] = CAST_FROM(i32),   [TR_INT64] = CAST_FROM(i64),
-    [TR_BOOL] = CAST_FROM(b),      [TR_STRING] = {[TR_STRING] = row_identity_s},
+    [TR_FLOAT32] = CAST_FROM(f32),   [TR_FLOAT64] = CAST_FROM(f64),
+    [TR_INT32] = CAST_FROM(i32),     [TR_INT64] = CAST_FROM(i64),
+    [TR_BOOL] = CAST_FROM(b),        [TR_STRING] = {[TR_STRING] = row_identity_s},
+    [TR_FLOAT16] = CAST_FROM(f16),   [TR_BFLOAT16] = CAST_FROM(bf16),
+    [TR_INT8] = CAST_FROM(i8),       [TR_INT16] = CAST_FROM(i16),
+    [TR_UINT8] = CAST_FROM(u8),      [TR_UINT16] = CAST_FROM(u16),
+    [TR_UINT32] = CAST_FROM(u32),    [TR_UINT64] = CAST_FROM(u64),
+    [TR_COMPLEX64] = CAST_FROM(c64), [TR_COMPLEX128] = CAST_FROM(c128),
 };
 
 static const RowFunc select_rows[TR_N_DTYPES] = {ROWS_ALL(select)};
@@ -609,42 +970,6 @@ static const TrTypeRule rule_softplus = {"T", "half, bfloat16, float, double",
                                          "signature=features:T -> activations:T" X_T};
 static const TrTypeRule rule_identity = {"T", NULL, "signature=input:T -> output:T; attr=T:type"};
 
-/* Whether `dtype` is an item of a rule's list. */
-static bool
-rule_allows(const TrTypeRule *rule, TrDType dtype)
-{
-  if (!rule->allowed)
-    return true;
-  const char *name = tr_dtype_tf_name(dtype);
-  size_t len = strlen(name);
-  for (const char *p = rule->allowed; (p = strstr(p, name)); p += len) {
-    bool starts = p == rule->allowed || p[-1] == ' ';
-    bool ends = p[len] == '\0' || p[len] == ',';
-    if (starts && ends)
-      return true;
-  }
-  return false;
-}
-
-/* TensorFlow's error for a dtype its OpDef accepts but no kernel implements (RealDiv on
- * integers): NotFoundError, as TensorFlow raises. */
-static void
-set_no_kernel_error(GError **error, const char *op_type, const RowFunc *rows, TrDType got)
-{
-  g_autoptr(GString) kernels = g_string_new(NULL);
-  for (int d = 0; d < TR_N_DTYPES; d++) {
-    if (!rows[d])
-      continue;
-    g_autofree char *dt = tr_dt_list(tr_dtype_tf_name(d));
-    g_string_append_printf(kernels, "  device='CPU'; T in [%s]\n", dt);
-  }
-  g_autofree char *want = tr_dt_list(tr_dtype_tf_name(got));
-  tr_set_op_error(error, TR_ERROR_NOT_FOUND, op_type,
-                  "Could not find device for node: {{node %s}} = %s[T=%s]\n"
-                  "All kernels registered for op %s:\n%s",
-                  op_type, op_type, want, op_type, kernels->str);
-}
-
 /* ---- the op table ------------------------------------------------------------------------ */
 
 static const char *const op_types[] = {
@@ -671,11 +996,18 @@ typedef struct {
 
 /* ADD is not marked commutative: on strings it concatenates. */
 static const EwOp ew_ops[] = {
-    [TR_OP_ADD] =
-        {"add", 2, EW, &rule_add_v2, false, NULL, {ROWS_NUMERIC(add), [TR_STRING] = row_add_s}},
-    [TR_OP_SUB] = {"sub", 2, EW, &rule_sub, false, NULL, {ROWS_NUMERIC(sub)}},
-    [TR_OP_MUL] = {"mul", 2, EW | COMM, &rule_mul, false, NULL, {ROWS_NUMERIC(mul)}},
-    [TR_OP_DIV] = {"truediv", 2, EW, &rule_binary_more, false, NULL, {ROWS_FLOAT(div)}},
+    [TR_OP_ADD] = {"add",
+                   2,
+                   EW,
+                   &rule_add_v2,
+                   false,
+                   NULL,
+                   {ROWS_NUMERIC(add), ROWS_COMPLEX(add), [TR_STRING] = row_add_s}},
+    [TR_OP_SUB] = {"sub", 2, EW, &rule_sub, false, NULL, {ROWS_NUMERIC(sub), ROWS_COMPLEX(sub)}},
+    [TR_OP_MUL] =
+        {"mul", 2, EW | COMM, &rule_mul, false, NULL, {ROWS_NUMERIC(mul), ROWS_COMPLEX(mul)}},
+    [TR_OP_DIV] =
+        {"truediv", 2, EW, &rule_binary_more, false, NULL, {ROWS_FLOAT(div), ROWS_COMPLEX(div)}},
     [TR_OP_FLOORDIV] =
         {"floordiv", 2, EW, &rule_binary_more, false, DIV_BY_ZERO, {ROWS_NUMERIC(floordiv)}},
     [TR_OP_MOD] = {"mod", 2, EW, &rule_floor_mod, false, DIV_BY_ZERO, {ROWS_NUMERIC(mod)}},
@@ -695,8 +1027,8 @@ static const EwOp ew_ops[] = {
         {"LogicalAnd", 2, EW | COMM, NULL, false, NULL, {[TR_BOOL] = row_logical_and_b}},
     [TR_OP_LOGICAL_OR] =
         {"LogicalOr", 2, EW | COMM, NULL, false, NULL, {[TR_BOOL] = row_logical_or_b}},
-    [TR_OP_NEG] = {"Neg", 1, EW, &rule_unary, false, NULL, {ROWS_NUMERIC(neg)}},
-    [TR_OP_ABS] = {"Abs", 1, EW, &rule_abs, false, NULL, {ROWS_NUMERIC(abs)}},
+    [TR_OP_NEG] = {"Neg", 1, EW, &rule_unary, false, NULL, {ROWS_SIGNED(neg), ROWS_COMPLEX(neg)}},
+    [TR_OP_ABS] = {"Abs", 1, EW, &rule_abs, false, NULL, {ROWS_SIGNED(abs), ROWS_COMPLEX(abs)}},
     [TR_OP_SQUARE] = {"Square", 1, EW, &rule_unary_unsigned, false, NULL, {ROWS_NUMERIC(square)}},
     [TR_OP_SQRT] = {"Sqrt", 1, EW, &rule_unary_complex, false, NULL, {ROWS_FLOAT(sqrt)}},
     [TR_OP_EXP] = {"Exp", 1, EW, &rule_unary_complex, false, NULL, {ROWS_FLOAT(exp)}},
@@ -891,9 +1223,13 @@ check_kernel(TrOpId op, TrDType dtype, GError **error)
   if (e->rows[dtype])
     return true;
   const TrTypeRule *rule = ew_rule(op, dtype);
-  if (rule_allows(rule, dtype))
-    set_no_kernel_error(error, ew_type(op, dtype), e->rows, dtype);
-  else
+  if (tr_rule_allows(rule, dtype)) {
+    unsigned kernels = 0;
+    for (int d = 0; d < TR_N_DTYPES; d++)
+      if (e->rows[d])
+        kernels |= TR_DTYPE_BIT(d);
+    tr_set_no_kernel_error(error, ew_type(op, dtype), kernels, dtype);
+  } else
     tr_set_attr_error(error, ew_type(op, dtype), rule, dtype);
   return false;
 }
@@ -910,7 +1246,8 @@ ew_infer(TrOpId op, const TrTensorInfo *in, int n_in, TrDType *dtype, TrShape *s
     *shape = in[0].shape;
   else if (!tr_broadcast_shapes(&in[0].shape, &in[1].shape, shape, ew_type(op, t), error))
     return false;
-  *dtype = e->to_bool ? TR_BOOL : t;
+  /* tf.abs of a complex is ComplexAbs, whose output is real */
+  *dtype = e->to_bool ? TR_BOOL : op == TR_OP_ABS ? tr_dtype_real(t) : t;
   return true;
 }
 
@@ -1148,8 +1485,10 @@ tr_truediv(TrTensor *a, TrTensor *b, GError **error)
 {
   if (a->dtype != b->dtype || !tr_dtype_is_int(a->dtype))
     return tr_binary(TR_OP_DIV, a, b, error);
-  g_autoptr(TrTensor) fa = tr_cast(a, TR_FLOAT64, error);
-  g_autoptr(TrTensor) fb = fa ? tr_cast(b, TR_FLOAT64, error) : NULL;
+  /* TensorFlow's _TRUEDIV_TABLE: 8- and 16-bit integers divide as float32, wider as float64 */
+  TrDType to = tr_dtype_size(a->dtype) <= 2 ? TR_FLOAT32 : TR_FLOAT64;
+  g_autoptr(TrTensor) fa = tr_cast(a, to, error);
+  g_autoptr(TrTensor) fb = fa ? tr_cast(b, to, error) : NULL;
   if (!fb)
     return NULL;
   return tr_binary(TR_OP_DIV, fa, fb, error);

@@ -65,8 +65,15 @@ typedef struct {
 #define AND(a, b)         ((a) & (b))
 #define OR(a, b)          ((a) | (b))
 
+/* An input element as an accumulator: C's conversion, or the widening of a half type. */
+#define LOAD_CAST(TA, v) ((TA)(v))
+#define LOAD_F16(TA, v)  tr_half_to_float(v)
+#define LOAD_BF16(TA, v) tr_bfloat16_to_float(v)
+
 /* The three loops of a reducer over input type TI into accumulators of type TA. */
 #define REDUCER(NAME, TA, TI, IDENTITY, COMBINE)                                                   \
+  REDUCER_L(NAME, TA, TI, IDENTITY, COMBINE, LOAD_CAST)
+#define REDUCER_L(NAME, TA, TI, IDENTITY, COMBINE, LOAD)                                           \
   static void fill_##NAME(void *accv, int64_t n)                                                   \
   {                                                                                                \
     TA *acc = accv;                                                                                \
@@ -84,12 +91,12 @@ typedef struct {
         lane[l] = IDENTITY;                                                                        \
       for (; i0 + LANES <= n; i0 += LANES)                                                         \
         for (int l = 0; l < LANES; l++)                                                            \
-          lane[l] = COMBINE(lane[l], (TA)x[i0 + l]);                                               \
+          lane[l] = COMBINE(lane[l], LOAD(TA, x[i0 + l]));                                         \
       for (int l = 0; l < LANES; l++)                                                              \
         r = COMBINE(r, lane[l]);                                                                   \
     }                                                                                              \
     for (int64_t i = i0; i < n; i++)                                                               \
-      r = COMBINE(r, (TA)x[i * s]);                                                                \
+      r = COMBINE(r, LOAD(TA, x[i * s]));                                                          \
     *(TA *)accv = r;                                                                               \
   }                                                                                                \
   static void accum_##NAME(void *accv, const void *xv, int64_t s, int64_t n)                       \
@@ -99,9 +106,10 @@ typedef struct {
     int64_t i0 = 0;                                                                                \
     if (s == 1)                                                                                    \
       for (; i0 + LANES <= n; i0 += LANES)                                                         \
-        IVDEP for (int l = 0; l < LANES; l++) acc[i0 + l] = COMBINE(acc[i0 + l], (TA)x[i0 + l]);   \
+        IVDEP for (int l = 0; l < LANES; l++) acc[i0 + l] =                                        \
+            COMBINE(acc[i0 + l], LOAD(TA, x[i0 + l]));                                             \
     for (int64_t i = i0; i < n; i++)                                                               \
-      acc[i] = COMBINE(acc[i], (TA)x[i * s]);                                                      \
+      acc[i] = COMBINE(acc[i], LOAD(TA, x[i * s]));                                                \
   }
 
 REDUCER(sum_f32, float, float, 0, ADD)
@@ -124,6 +132,44 @@ REDUCER(min_i64, int64_t, int64_t, INT64_MAX, MIN_INT)
 REDUCER(all_b, bool, bool, true, AND)
 REDUCER(any_b, bool, bool, false, OR)
 
+/* The narrower integers wrap in their own type (sums and products); their means sum in int64
+ * (uint64 for the unsigned ones), as int32's do. */
+#define ADD_IN(T, U, a, b) ((T)((U)(a) + (U)(b)))
+#define MUL_IN(T, U, a, b) ((T)((U)(a) * (U)(b)))
+#define ADD_I8(a, b)       ADD_IN(int8_t, uint32_t, a, b)
+#define ADD_I16(a, b)      ADD_IN(int16_t, uint32_t, a, b)
+#define ADD_U8(a, b)       ADD_IN(uint8_t, uint32_t, a, b)
+#define ADD_U16(a, b)      ADD_IN(uint16_t, uint32_t, a, b)
+#define ADD_UW(a, b)       ((a) + (b))
+#define MUL_I8(a, b)       MUL_IN(int8_t, uint32_t, a, b)
+#define MUL_I16(a, b)      MUL_IN(int16_t, uint32_t, a, b)
+#define MUL_U8(a, b)       MUL_IN(uint8_t, uint32_t, a, b)
+#define MUL_U16(a, b)      MUL_IN(uint16_t, uint32_t, a, b)
+#define MUL_U32W(a, b)     MUL_IN(uint32_t, uint32_t, a, b)
+#define MUL_UW(a, b)       ((a) * (b))
+#define INT_REDUCERS(SUF, T, WIDE, MIN, MAX, ADDF, MULF)                                           \
+  REDUCER(sum_##SUF, T, T, 0, ADDF)                                                                \
+  REDUCER(sum_##SUF##_wide, WIDE, T, 0, ADD_UW)                                                    \
+  REDUCER(prod_##SUF, T, T, 1, MULF)                                                               \
+  REDUCER(max_##SUF, T, T, MIN, MAX_INT)                                                           \
+  REDUCER(min_##SUF, T, T, MAX, MIN_INT)
+INT_REDUCERS(i8, int8_t, int64_t, INT8_MIN, INT8_MAX, ADD_I8, MUL_I8)
+INT_REDUCERS(i16, int16_t, int64_t, INT16_MIN, INT16_MAX, ADD_I16, MUL_I16)
+INT_REDUCERS(u8, uint8_t, uint64_t, 0, UINT8_MAX, ADD_U8, MUL_U8)
+INT_REDUCERS(u16, uint16_t, uint64_t, 0, UINT16_MAX, ADD_U16, MUL_U16)
+INT_REDUCERS(u32, uint32_t, uint64_t, 0, UINT32_MAX, ADD_UW, MUL_U32W)
+INT_REDUCERS(u64, uint64_t, uint64_t, 0, UINT64_MAX, ADD_UW, MUL_UW)
+
+/* float16 and bfloat16 accumulate in float32 (TensorFlow sums halves in float too) and round
+ * once at the end. */
+#define HALF_REDUCERS(SUF, T, LOAD)                                                                \
+  REDUCER_L(sum_##SUF, float, T, 0, ADD, LOAD)                                                     \
+  REDUCER_L(prod_##SUF, float, T, 1, MUL, LOAD)                                                    \
+  REDUCER_L(max_##SUF, float, T, -INFINITY, MAX_NAN, LOAD)                                         \
+  REDUCER_L(min_##SUF, float, T, INFINITY, MIN_NAN, LOAD)
+HALF_REDUCERS(f16, TrHalf, LOAD_F16)
+HALF_REDUCERS(bf16, TrBFloat16, LOAD_BF16)
+
 /* Mean: the sum divided by the count; integers truncate, and an empty integer mean is 0. */
 #define MEAN_FINISH(NAME, TO, TA, DIVIDE)                                                          \
   static void finish_##NAME(void *outv, const void *accv, int64_t n, int64_t count)                \
@@ -137,6 +183,26 @@ MEAN_FINISH(mean_f32, float, float, acc[i] / (float)count)
 MEAN_FINISH(mean_f64, double, double, acc[i] / (double)count)
 MEAN_FINISH(mean_i32, int32_t, int64_t, count ? acc[i] / count : 0)
 MEAN_FINISH(mean_i64, int64_t, int64_t, count ? acc[i] / count : 0)
+MEAN_FINISH(mean_i8, int8_t, int64_t, count ? acc[i] / count : 0)
+MEAN_FINISH(mean_i16, int16_t, int64_t, count ? acc[i] / count : 0)
+MEAN_FINISH(mean_u8, uint8_t, uint64_t, count ? acc[i] / (uint64_t)count : 0)
+MEAN_FINISH(mean_u16, uint16_t, uint64_t, count ? acc[i] / (uint64_t)count : 0)
+MEAN_FINISH(mean_u32, uint32_t, uint64_t, count ? acc[i] / (uint64_t)count : 0)
+MEAN_FINISH(mean_u64, uint64_t, uint64_t, count ? acc[i] / (uint64_t)count : 0)
+
+/* The halves' finishes round the float accumulators (a struct cannot be a cast's target). */
+#define HALF_FINISH(NAME, TO, FROM_FLOAT, DIVIDE)                                                  \
+  static void finish_##NAME(void *outv, const void *accv, int64_t n, int64_t count)                \
+  {                                                                                                \
+    TO *out = outv;                                                                                \
+    const float *acc = accv;                                                                       \
+    for (int64_t i = 0; i < n; i++)                                                                \
+      out[i] = FROM_FLOAT(DIVIDE ? acc[i] / (float)count : acc[i]);                                \
+  }
+HALF_FINISH(mean_f16, TrHalf, tr_half_from_float, true)
+HALF_FINISH(mean_bf16, TrBFloat16, tr_bfloat16_from_float, true)
+HALF_FINISH(round_f16, TrHalf, tr_half_from_float, false)
+HALF_FINISH(round_bf16, TrBFloat16, tr_bfloat16_from_float, false)
 
 /* A reducer whose accumulators are the output; a mean, which finishes into it. */
 #define ENTRY(dtype, name)                                                                         \
@@ -150,7 +216,12 @@ MEAN_FINISH(mean_i64, int64_t, int64_t, count ? acc[i] / count : 0)
 /* Reducers for every numeric dtype, in a designated initialiser. */
 #define NUMERIC_ENTRIES(op)                                                                        \
   [TR_FLOAT32] = ENTRY(TR_FLOAT32, op##_f32), [TR_FLOAT64] = ENTRY(TR_FLOAT64, op##_f64),          \
-  [TR_INT32] = ENTRY(TR_INT32, op##_i32), [TR_INT64] = ENTRY(TR_INT64, op##_i64)
+  [TR_INT32] = ENTRY(TR_INT32, op##_i32), [TR_INT64] = ENTRY(TR_INT64, op##_i64),                  \
+  [TR_INT8] = ENTRY(TR_INT8, op##_i8), [TR_INT16] = ENTRY(TR_INT16, op##_i16),                     \
+  [TR_UINT8] = ENTRY(TR_UINT8, op##_u8), [TR_UINT16] = ENTRY(TR_UINT16, op##_u16),                 \
+  [TR_UINT32] = ENTRY(TR_UINT32, op##_u32), [TR_UINT64] = ENTRY(TR_UINT64, op##_u64),              \
+  [TR_FLOAT16] = MEAN_ENTRY(TR_FLOAT32, op##_f16, round_f16),                                      \
+  [TR_BFLOAT16] = MEAN_ENTRY(TR_FLOAT32, op##_bf16, round_bf16)
 
 /* ---- TensorFlow's type constraints, for error messages ---------------------------------- */
 
@@ -197,7 +268,15 @@ static const ReduceOp reduce_ops[] = {
                     {[TR_FLOAT32] = MEAN_ENTRY(TR_FLOAT32, sum_f32, mean_f32),
                      [TR_FLOAT64] = MEAN_ENTRY(TR_FLOAT64, sum_f64, mean_f64),
                      [TR_INT32] = MEAN_ENTRY(TR_INT64, sum_i32_wide, mean_i32),
-                     [TR_INT64] = MEAN_ENTRY(TR_INT64, sum_i64, mean_i64)}},
+                     [TR_INT64] = MEAN_ENTRY(TR_INT64, sum_i64, mean_i64),
+                     [TR_INT8] = MEAN_ENTRY(TR_INT64, sum_i8_wide, mean_i8),
+                     [TR_INT16] = MEAN_ENTRY(TR_INT64, sum_i16_wide, mean_i16),
+                     [TR_UINT8] = MEAN_ENTRY(TR_UINT64, sum_u8_wide, mean_u8),
+                     [TR_UINT16] = MEAN_ENTRY(TR_UINT64, sum_u16_wide, mean_u16),
+                     [TR_UINT32] = MEAN_ENTRY(TR_UINT64, sum_u32_wide, mean_u32),
+                     [TR_UINT64] = MEAN_ENTRY(TR_UINT64, sum_u64_wide, mean_u64),
+                     [TR_FLOAT16] = MEAN_ENTRY(TR_FLOAT32, sum_f16, mean_f16),
+                     [TR_BFLOAT16] = MEAN_ENTRY(TR_FLOAT32, sum_bf16, mean_bf16)}},
     [TR_OP_MAX] = {"Max", &rule_real_number, {NUMERIC_ENTRIES(max)}},
     [TR_OP_MIN] = {"Min", &rule_real_number, {NUMERIC_ENTRIES(min)}},
     [TR_OP_PROD] = {"Prod", &rule_number, {NUMERIC_ENTRIES(prod)}},
@@ -238,7 +317,15 @@ reduce_infer(TrOpId op, const TrTensorInfo *in, const TrAttrs *attrs, TrDType *d
     return false;
   }
   if (!r->by_dtype[t].fill) {
-    tr_set_attr_error(error, type, r->rule, t);
+    if (tr_rule_allows(r->rule, t)) {
+      unsigned kernels = 0;
+      for (int d = 0; d < TR_N_DTYPES; d++)
+        if (r->by_dtype[d].fill)
+          kernels |= TR_DTYPE_BIT(d);
+      tr_set_no_kernel_error(error, type, kernels, t);
+    } else {
+      tr_set_attr_error(error, type, r->rule, t);
+    }
     return false;
   }
   *dtype = t;
@@ -434,11 +521,40 @@ ARG_SCANS(f64, double)
 ARG_SCANS(i32, int32_t)
 ARG_SCANS(i64, int64_t)
 ARG_SCANS(b, bool)
+ARG_SCANS(i8, int8_t)
+ARG_SCANS(i16, int16_t)
+ARG_SCANS(u8, uint8_t)
+ARG_SCANS(u16, uint16_t)
+ARG_SCANS(u32, uint32_t)
+ARG_SCANS(u64, uint64_t)
+
+/* The halves compare as floats. */
+#define ARG_SCAN_HALF(NAME, T, TO_FLOAT, BETTER)                                                   \
+  static int64_t NAME(const void *xv, int64_t s, int64_t n)                                        \
+  {                                                                                                \
+    const T *x = xv;                                                                               \
+    float best = TO_FLOAT(x[0]);                                                                   \
+    int64_t at = 0;                                                                                \
+    for (int64_t i = 1; i < n; i++) {                                                              \
+      float v = TO_FLOAT(x[i * s]);                                                                \
+      if (v BETTER best) {                                                                         \
+        best = v;                                                                                  \
+        at = i;                                                                                    \
+      }                                                                                            \
+    }                                                                                              \
+    return at;                                                                                     \
+  }
+ARG_SCAN_HALF(argmax_f16, TrHalf, tr_half_to_float, >)
+ARG_SCAN_HALF(argmin_f16, TrHalf, tr_half_to_float, <)
+ARG_SCAN_HALF(argmax_bf16, TrBFloat16, tr_bfloat16_to_float, >)
+ARG_SCAN_HALF(argmin_bf16, TrBFloat16, tr_bfloat16_to_float, <)
 
 #define ARG_ROWS(op)                                                                               \
   {                                                                                                \
     [TR_FLOAT32] = op##_f32, [TR_FLOAT64] = op##_f64, [TR_INT32] = op##_i32,                       \
-    [TR_INT64] = op##_i64, [TR_BOOL] = op##_b                                                      \
+    [TR_INT64] = op##_i64, [TR_BOOL] = op##_b, [TR_INT8] = op##_i8, [TR_INT16] = op##_i16,         \
+    [TR_UINT8] = op##_u8, [TR_UINT16] = op##_u16, [TR_UINT32] = op##_u32, [TR_UINT64] = op##_u64,  \
+    [TR_FLOAT16] = op##_f16, [TR_BFLOAT16] = op##_bf16                                             \
   }
 static const ArgScanFunc argmax_scans[TR_N_DTYPES] = ARG_ROWS(argmax);
 static const ArgScanFunc argmin_scans[TR_N_DTYPES] = ARG_ROWS(argmin);
@@ -462,7 +578,15 @@ arg_infer(TrOpId op, const TrTensorInfo *in, const TrAttrs *attrs, TrDType *dtyp
   const char *type = tr_op_def(op)->type;
   TrDType t = in[0].dtype, out = arg_output_dtype(attrs);
   if (!arg_scans(op)[t]) {
-    tr_set_attr_error(error, type, &rule_arg, t);
+    if (tr_rule_allows(&rule_arg, t)) {
+      unsigned kernels = 0;
+      for (int d = 0; d < TR_N_DTYPES; d++)
+        if (arg_scans(op)[d])
+          kernels |= TR_DTYPE_BIT(d);
+      tr_set_no_kernel_error(error, type, kernels, t);
+    } else {
+      tr_set_attr_error(error, type, &rule_arg, t);
+    }
     return false;
   }
   if (out != TR_INT32 && out != TR_INT64) {

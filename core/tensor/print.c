@@ -168,19 +168,48 @@ typedef struct {
   bool unequal_margins; /* a power of two: the gap below is half the gap above */
 } FloatParts;
 
-static FloatParts
-float_parts(double v, bool is_float32)
+/* The layout of a float dtype's elements. */
+static const FloatLayout *
+layout_of(TrDType dtype)
 {
-  const FloatLayout *layout = is_float32 ? &float32_layout : &float64_layout;
+  static const FloatLayout float16_layout = {10, 5, 15};
+  static const FloatLayout bfloat16_layout = {7, 8, 127};
+  switch (dtype) {
+    case TR_FLOAT32:
+    case TR_COMPLEX64:
+      return &float32_layout;
+    case TR_FLOAT16:
+      return &float16_layout;
+    case TR_BFLOAT16:
+      return &bfloat16_layout;
+    default:
+      return &float64_layout;
+  }
+}
+
+static FloatParts
+float_parts(double v, const FloatLayout *layout)
+{
   uint64_t bits;
-  if (is_float32) {
+  if (layout == &float32_layout) {
     float f = fabsf((float)v);
     uint32_t b32;
     memcpy(&b32, &f, sizeof b32);
     bits = b32;
-  } else {
+  } else if (layout == &float64_layout) {
     double d = fabs(v);
     memcpy(&bits, &d, sizeof bits);
+  } else {
+    /* The narrow formats, from the exact value: v = f * 2^e with f in [0.5, 1). */
+    int e;
+    double f = frexp(fabs(v), &e);
+    int min_exponent = 1 - layout->bias - layout->mantissa_bits;
+    int exponent = MAX(e - 1 - layout->mantissa_bits, min_exponent);
+    uint64_t mantissa = f == 0 ? 0 : (uint64_t)ldexp(fabs(v), -exponent);
+    bool normal = mantissa >> layout->mantissa_bits;
+    return (FloatParts){mantissa, exponent,
+                        normal && exponent > min_exponent &&
+                            mantissa == (UINT64_C(1) << layout->mantissa_bits)};
   }
   uint64_t fraction = bits & ((UINT64_C(1) << layout->mantissa_bits) - 1);
   int biased = (int)(bits >> layout->mantissa_bits);
@@ -285,9 +314,10 @@ digit_state_init(DigitState *st, const FloatParts *p, CutoffMode mode, int max_c
  * digit is rounded on the exact binary value; a value on a rounding boundary counts as inside
  * when its significand is even, which is also how strtod reads decimal text back. */
 static void
-digits_generate(double v, bool is_float32, CutoffMode mode, int max_cut, int min_cut, Digits *out)
+digits_generate(double v, const FloatLayout *layout, CutoffMode mode, int max_cut, int min_cut,
+                Digits *out)
 {
-  FloatParts p = float_parts(v, is_float32);
+  FloatParts p = float_parts(v, layout);
   out->n = 0;
   if (p.mantissa == 0) {
     out->d[out->n++] = '0';
@@ -371,10 +401,12 @@ trim_fraction(GString *frac, TrimMode trim, int min_frac)
 /* "ddd.ddd", padded with spaces to `pad_left` columns before the point (sign included) and
  * `pad_right` after it (-1: no padding). */
 static void
-append_positional(GString *out, const Digits *dg, bool negative, TrimMode trim, int min_frac,
+append_positional(GString *out, const Digits *dg, char sign, TrimMode trim, int min_frac,
                   int pad_left, int pad_right)
 {
-  g_autoptr(GString) whole = g_string_new(negative ? "-" : "");
+  g_autoptr(GString) whole = g_string_new(NULL);
+  if (sign)
+    g_string_append_c(whole, sign);
   g_autoptr(GString) frac = g_string_new(NULL);
   if (dg->exp10 >= 0) {
     int n_whole = dg->exp10 + 1;
@@ -402,21 +434,29 @@ append_positional(GString *out, const Digits *dg, bool negative, TrimMode trim, 
 /* "d.ddde+XX", padded with spaces to `pad_left` columns before the point, the exponent written
  * with at least `exp_digits` digits. */
 static void
-append_scientific(GString *out, const Digits *dg, bool negative, TrimMode trim, int min_frac,
+append_scientific(GString *out, const Digits *dg, char sign, TrimMode trim, int min_frac,
                   int pad_left, int exp_digits)
 {
   g_autoptr(GString) frac = g_string_new_len(dg->d + 1, dg->n - 1);
   bool point = trim_fraction(frac, trim, min_frac);
 
-  append_spaces(out, pad_left - (negative ? 2 : 1));
-  if (negative)
-    g_string_append_c(out, '-');
+  append_spaces(out, pad_left - (sign ? 2 : 1));
+  if (sign)
+    g_string_append_c(out, sign);
   g_string_append_c(out, dg->d[0]);
   if (point)
     g_string_append_c(out, '.');
   g_string_append_len(out, frac->str, (gssize)frac->len);
   g_string_append_printf(out, "e%c%0*d", dg->exp10 < 0 ? '-' : '+', MAX(exp_digits, 2),
                          ABS(dg->exp10));
+}
+
+/* The sign written before a number: '-' when negative, '+' for the others with `plus` (NumPy's
+ * sign='+', which complex numbers' imaginary parts use), else none. */
+static char
+sign_of(double v, bool plus)
+{
+  return signbit(v) ? '-' : plus ? '+' : 0;
 }
 
 /* "nan", "inf", "-inf": NumPy never prints a sign on nan. */
@@ -428,6 +468,21 @@ nonfinite_text(double v)
   return v < 0 ? "-inf" : "inf";
 }
 
+/* The shortest text of a scalar that reads back as the same value of its layout, positional
+ * for magnitudes in [1e-4, 1e16): NumPy's scalar repr. `trim` is what positional text does with
+ * trailing zeros; `plus` writes '+' on non-negative values. */
+static void
+append_scalar_float(GString *out, double v, const FloatLayout *layout, TrimMode trim, bool plus)
+{
+  Digits dg;
+  digits_generate(v, layout, CUTOFF_TOTAL, -1, -1, &dg);
+  double a = fabs(v);
+  if (a == 0 || (a >= 1e-4 && a < 1e16))
+    append_positional(out, &dg, sign_of(v, plus), trim, -1, -1, -1);
+  else
+    append_scientific(out, &dg, sign_of(v, plus), TRIM_POINT, -1, -1, -1);
+}
+
 char *
 tr_format_float(double v, bool is_float32)
 {
@@ -435,56 +490,66 @@ tr_format_float(double v, bool is_float32)
     v = (float)v;
   if (!isfinite(v))
     return g_strdup(nonfinite_text(v));
-  Digits dg;
-  digits_generate(v, is_float32, CUTOFF_TOTAL, -1, -1, &dg);
   GString *out = g_string_new(NULL);
-  double a = fabs(v);
-  if (a == 0 || (a >= 1e-4 && a < 1e16))
-    append_positional(out, &dg, signbit(v), TRIM_ONE_ZERO, -1, -1, -1);
-  else
-    append_scientific(out, &dg, signbit(v), TRIM_POINT, -1, -1, -1);
+  append_scalar_float(out, v, is_float32 ? &float32_layout : &float64_layout, TRIM_ONE_ZERO, false);
   return g_string_free(out, FALSE);
 }
 
 /* ---- element formats --------------------------------------------------------------------- */
 
-/* One format shared by every element of an array, built from the shown elements. */
+/* One column format for floats, shared by the shown elements (NumPy's FloatingFormat). */
 typedef struct {
-  /* floats */
   bool exp_format; /* scientific notation */
   int precision;   /* scientific: the fraction digits every element gets */
   int pad_left;    /* columns before the decimal point, sign included */
   int pad_right;   /* columns after the point (scientific: through the exponent) */
   int exp_size;    /* scientific: exponent digits */
-  /* ints */
-  int int_width; /* columns of the widest shown value */
+  bool plus;       /* every value carries a sign (complex numbers' imaginary parts) */
+} FloatFormat;
+
+/* One format shared by every element of an array, built from the shown elements. */
+typedef struct {
+  FloatFormat real; /* floats, and complex numbers' real parts */
+  FloatFormat imag; /* complex numbers' imaginary parts */
+  int int_width;    /* ints: columns of the widest shown value */
 } ElemFormat;
+
+/* Element `pos` of a float or complex buffer, widened; `imag` picks a complex's imaginary part. */
+static double
+read_float_part(const TrTensor *t, int64_t pos, bool imag)
+{
+  const void *data = t->buf->data;
+  switch (t->dtype) {
+    case TR_FLOAT32:
+      return ((const float *)data)[pos];
+    case TR_FLOAT16:
+      return tr_half_to_float(((const TrHalf *)data)[pos]);
+    case TR_BFLOAT16:
+      return tr_bfloat16_to_float(((const TrBFloat16 *)data)[pos]);
+    case TR_COMPLEX64:
+      return ((const float *)data)[2 * pos + imag];
+    case TR_COMPLEX128:
+      return ((const double *)data)[2 * pos + imag];
+    default:
+      return ((const double *)data)[pos];
+  }
+}
 
 static double
 read_float(const TrTensor *t, int64_t pos)
 {
-  if (t->dtype == TR_FLOAT32)
-    return ((const float *)t->buf->data)[pos];
-  return ((const double *)t->buf->data)[pos];
-}
-
-static int64_t
-read_int(const TrTensor *t, int64_t pos)
-{
-  if (t->dtype == TR_INT32)
-    return ((const int32_t *)t->buf->data)[pos];
-  return ((const int64_t *)t->buf->data)[pos];
+  return read_float_part(t, pos, false);
 }
 
 /* NumPy switches a whole array to scientific notation when its nonzero finite magnitudes reach
  * 1e8, go below 1e-4, or span more than three decades; the ratio is taken in the array's own
  * precision. */
 static bool
-float_needs_exp(const TrTensor *t, const int64_t *pos, size_t n)
+float_needs_exp(const double *vals, size_t n, const FloatLayout *layout)
 {
   double max = 0, min = INFINITY;
   for (size_t i = 0; i < n; i++) {
-    double a = fabs(read_float(t, pos[i]));
+    double a = fabs(vals[i]);
     if (!isfinite(a) || a == 0)
       continue;
     max = MAX(max, a);
@@ -492,22 +557,22 @@ float_needs_exp(const TrTensor *t, const int64_t *pos, size_t n)
   }
   if (max == 0)
     return false;
-  double ratio = t->dtype == TR_FLOAT32 ? (double)((float)max / (float)min) : max / min;
+  double ratio = layout == &float64_layout ? max / min : (double)((float)max / (float)min);
   return max >= 1e8 || min < 1e-4 || ratio > 1000.0;
 }
 
 /* Measure one finite value in the shortest form NumPy uses to size the columns. */
 static void
-float_measure(ElemFormat *f, double v, bool is_float32)
+float_measure(FloatFormat *f, double v, const FloatLayout *layout)
 {
   Digits dg;
   g_autoptr(GString) text = g_string_new(NULL);
   if (f->exp_format) {
-    digits_generate(v, is_float32, CUTOFF_TOTAL, PRINT_PRECISION + 1, -1, &dg);
-    append_scientific(text, &dg, signbit(v), TRIM_ZEROS, -1, -1, -1);
+    digits_generate(v, layout, CUTOFF_TOTAL, PRINT_PRECISION + 1, -1, &dg);
+    append_scientific(text, &dg, sign_of(v, f->plus), TRIM_ZEROS, -1, -1, -1);
   } else {
-    digits_generate(v, is_float32, CUTOFF_FRACTION, PRINT_PRECISION, -1, &dg);
-    append_positional(text, &dg, signbit(v), TRIM_ZEROS, -1, -1, -1);
+    digits_generate(v, layout, CUTOFF_FRACTION, PRINT_PRECISION, -1, &dg);
+    append_positional(text, &dg, sign_of(v, f->plus), TRIM_ZEROS, -1, -1, -1);
   }
   const char *point = strchr(text->str, '.');
   const char *e = strchr(text->str, 'e');
@@ -518,16 +583,16 @@ float_measure(ElemFormat *f, double v, bool is_float32)
     f->exp_size = MAX(f->exp_size, (int)strlen(e + 2));
 }
 
+/* Fill `f` from the shown values (NumPy's FloatingFormat.fillFormat). */
 static void
-float_prepare(ElemFormat *f, const TrTensor *t, const int64_t *pos, size_t n)
+float_prepare_values(FloatFormat *f, const double *vals, size_t n, const FloatLayout *layout)
 {
-  bool is_float32 = t->dtype == TR_FLOAT32;
-  bool any_nonfinite = false, neg_inf = false;
-  f->exp_format = float_needs_exp(t, pos, n);
+  bool any_nonfinite = false, neg_inf = f->plus;
+  f->exp_format = float_needs_exp(vals, n, layout);
   for (size_t i = 0; i < n; i++) {
-    double v = read_float(t, pos[i]);
+    double v = vals[i];
     if (isfinite(v)) {
-      float_measure(f, v, is_float32);
+      float_measure(f, v, layout);
       continue;
     }
     any_nonfinite = true;
@@ -544,29 +609,136 @@ float_prepare(ElemFormat *f, const TrTensor *t, const int64_t *pos, size_t n)
 }
 
 static void
-float_format(const ElemFormat *f, const TrTensor *t, int64_t pos, GString *out)
+float_format_value(const FloatFormat *f, double v, const FloatLayout *layout, GString *out)
 {
-  bool is_float32 = t->dtype == TR_FLOAT32;
-  double v = read_float(t, pos);
   Digits dg;
   if (!isfinite(v)) {
     const char *text = nonfinite_text(v);
-    append_spaces(out, f->pad_left + f->pad_right + 1 - (int)strlen(text));
+    bool plus = f->plus && !(isinf(v) && v < 0);
+    append_spaces(out, f->pad_left + f->pad_right + 1 - (int)strlen(text) - plus);
+    if (plus)
+      g_string_append_c(out, '+');
     g_string_append(out, text);
   } else if (f->exp_format) {
-    digits_generate(v, is_float32, CUTOFF_TOTAL, f->precision + 1, f->precision + 1, &dg);
-    append_scientific(out, &dg, signbit(v), TRIM_NONE, f->precision, f->pad_left, f->exp_size);
+    digits_generate(v, layout, CUTOFF_TOTAL, f->precision + 1, f->precision + 1, &dg);
+    append_scientific(out, &dg, sign_of(v, f->plus), TRIM_NONE, f->precision, f->pad_left,
+                      f->exp_size);
   } else {
     /* A minimum of 0 fraction digits: every digit before the point is exact. */
-    digits_generate(v, is_float32, CUTOFF_FRACTION, PRINT_PRECISION, 0, &dg);
-    append_positional(out, &dg, signbit(v), TRIM_ZEROS, -1, f->pad_left, f->pad_right);
+    digits_generate(v, layout, CUTOFF_FRACTION, PRINT_PRECISION, 0, &dg);
+    append_positional(out, &dg, sign_of(v, f->plus), TRIM_ZEROS, -1, f->pad_left, f->pad_right);
   }
+}
+
+/* The shown values of one part, widened. Transfer full. */
+static double *
+shown_values(const TrTensor *t, const int64_t *pos, size_t n, bool imag)
+{
+  double *vals = g_new(double, MAX(n, 1));
+  for (size_t i = 0; i < n; i++)
+    vals[i] = read_float_part(t, pos[i], imag);
+  return vals;
+}
+
+static void
+float_prepare(ElemFormat *f, const TrTensor *t, const int64_t *pos, size_t n)
+{
+  g_autofree double *vals = shown_values(t, pos, n, false);
+  float_prepare_values(&f->real, vals, n, layout_of(t->dtype));
+}
+
+static void
+float_format(const ElemFormat *f, const TrTensor *t, int64_t pos, GString *out)
+{
+  float_format_value(&f->real, read_float(t, pos), layout_of(t->dtype), out);
 }
 
 static char *
 float_scalar(const TrTensor *t, int64_t pos)
 {
-  return tr_format_float(read_float(t, pos), t->dtype == TR_FLOAT32);
+  double v = read_float(t, pos);
+  if (!isfinite(v))
+    return g_strdup(nonfinite_text(v));
+  GString *out = g_string_new(NULL);
+  append_scalar_float(out, v, layout_of(t->dtype), TRIM_ONE_ZERO, false);
+  return g_string_free(out, FALSE);
+}
+
+/* Complex numbers: real and imaginary parts in columns of their own, the imaginary part always
+ * signed and followed by "j" before its padding (NumPy's ComplexFloatingFormat). */
+static void
+complex_prepare(ElemFormat *f, const TrTensor *t, const int64_t *pos, size_t n)
+{
+  const FloatLayout *layout = layout_of(t->dtype);
+  g_autofree double *re = shown_values(t, pos, n, false);
+  g_autofree double *im = shown_values(t, pos, n, true);
+  f->imag.plus = true;
+  float_prepare_values(&f->real, re, n, layout);
+  float_prepare_values(&f->imag, im, n, layout);
+}
+
+static void
+complex_format(const ElemFormat *f, const TrTensor *t, int64_t pos, GString *out)
+{
+  const FloatLayout *layout = layout_of(t->dtype);
+  float_format_value(&f->real, read_float_part(t, pos, false), layout, out);
+  g_autoptr(GString) im = g_string_new(NULL);
+  float_format_value(&f->imag, read_float_part(t, pos, true), layout, im);
+  gsize end = im->len;
+  while (end > 0 && im->str[end - 1] == ' ')
+    end--;
+  g_string_insert_c(im, (gssize)end, 'j');
+  g_string_append_len(out, im->str, (gssize)im->len);
+}
+
+/* The scalar: "(1+2j)", or "2j" when the real part is +0; parts as Python writes floats but
+ * without a trailing ".0". */
+static char *
+complex_scalar(const TrTensor *t, int64_t pos)
+{
+  const FloatLayout *layout = layout_of(t->dtype);
+  double re = read_float_part(t, pos, false), im = read_float_part(t, pos, true);
+  GString *out = g_string_new(NULL);
+  bool bare = re == 0 && !signbit(re);
+  if (!bare) {
+    g_string_append_c(out, '(');
+    if (isfinite(re))
+      append_scalar_float(out, re, layout, TRIM_POINT, false);
+    else
+      g_string_append(out, nonfinite_text(re));
+  }
+  if (isfinite(im))
+    append_scalar_float(out, im, layout, TRIM_POINT, !bare);
+  else
+    g_string_append_printf(out, "%s%s", !bare && !(isinf(im) && im < 0) ? "+" : "",
+                           nonfinite_text(im));
+  g_string_append(out, bare ? "j" : "j)");
+  return g_string_free(out, FALSE);
+}
+
+/* An integer element's decimal text. */
+static int
+int_text(const TrTensor *t, int64_t pos, char *buf, size_t size)
+{
+  const void *data = t->buf->data;
+  switch (t->dtype) {
+    case TR_UINT64:
+      return g_snprintf(buf, size, "%" PRIu64, ((const uint64_t *)data)[pos]);
+    case TR_INT32:
+      return g_snprintf(buf, size, "%" PRId32, ((const int32_t *)data)[pos]);
+    case TR_INT8:
+      return g_snprintf(buf, size, "%d", ((const int8_t *)data)[pos]);
+    case TR_INT16:
+      return g_snprintf(buf, size, "%d", ((const int16_t *)data)[pos]);
+    case TR_UINT8:
+      return g_snprintf(buf, size, "%u", ((const uint8_t *)data)[pos]);
+    case TR_UINT16:
+      return g_snprintf(buf, size, "%u", ((const uint16_t *)data)[pos]);
+    case TR_UINT32:
+      return g_snprintf(buf, size, "%" PRIu32, ((const uint32_t *)data)[pos]);
+    default:
+      return g_snprintf(buf, size, "%" PRId64, ((const int64_t *)data)[pos]);
+  }
 }
 
 static void
@@ -574,20 +746,25 @@ int_prepare(ElemFormat *f, const TrTensor *t, const int64_t *pos, size_t n)
 {
   for (size_t i = 0; i < n; i++) {
     char buf[32];
-    f->int_width = MAX(f->int_width, g_snprintf(buf, sizeof buf, "%" PRId64, read_int(t, pos[i])));
+    f->int_width = MAX(f->int_width, int_text(t, pos[i], buf, sizeof buf));
   }
 }
 
 static void
 int_format(const ElemFormat *f, const TrTensor *t, int64_t pos, GString *out)
 {
-  g_string_append_printf(out, "%*" PRId64, f->int_width, read_int(t, pos));
+  char buf[32];
+  int len = int_text(t, pos, buf, sizeof buf);
+  append_spaces(out, f->int_width - len);
+  g_string_append(out, buf);
 }
 
 static char *
 int_scalar(const TrTensor *t, int64_t pos)
 {
-  return g_strdup_printf("%" PRId64, read_int(t, pos));
+  char buf[32];
+  int_text(t, pos, buf, sizeof buf);
+  return g_strdup(buf);
 }
 
 static bool
@@ -685,6 +862,16 @@ static const ElemKind elem_kinds[] = {
     [TR_INT64] = {int_prepare, int_format, int_scalar, true},
     [TR_BOOL] = {no_prepare, bool_format, bool_scalar, true},
     [TR_STRING] = {no_prepare, string_format, string_scalar, false},
+    [TR_FLOAT16] = {float_prepare, float_format, float_scalar, false},
+    [TR_BFLOAT16] = {float_prepare, float_format, float_scalar, false},
+    [TR_INT8] = {int_prepare, int_format, int_scalar, false},
+    [TR_INT16] = {int_prepare, int_format, int_scalar, false},
+    [TR_UINT8] = {int_prepare, int_format, int_scalar, false},
+    [TR_UINT16] = {int_prepare, int_format, int_scalar, false},
+    [TR_UINT32] = {int_prepare, int_format, int_scalar, false},
+    [TR_UINT64] = {int_prepare, int_format, int_scalar, false},
+    [TR_COMPLEX64] = {complex_prepare, complex_format, complex_scalar, false},
+    [TR_COMPLEX128] = {complex_prepare, complex_format, complex_scalar, true},
 };
 G_STATIC_ASSERT(G_N_ELEMENTS(elem_kinds) == TR_N_DTYPES);
 

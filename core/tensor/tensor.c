@@ -1,6 +1,7 @@
 /* tensor.c — dtypes, shapes, buffers and tensor objects; the shared helpers of the op files. */
 #include "tr-tensor-private.h"
 
+#include <complex.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -70,19 +71,55 @@ tr_dtype_from_name(const char *name)
 bool
 tr_dtype_is_float(TrDType dtype)
 {
-  return dtype == TR_FLOAT32 || dtype == TR_FLOAT64;
+  return dtype == TR_FLOAT32 || dtype == TR_FLOAT64 || dtype == TR_FLOAT16 || dtype == TR_BFLOAT16;
+}
+
+bool
+tr_dtype_is_unsigned(TrDType dtype)
+{
+  return dtype == TR_UINT8 || dtype == TR_UINT16 || dtype == TR_UINT32 || dtype == TR_UINT64;
 }
 
 bool
 tr_dtype_is_int(TrDType dtype)
 {
-  return dtype == TR_INT32 || dtype == TR_INT64;
+  return dtype == TR_INT32 || dtype == TR_INT64 || dtype == TR_INT8 || dtype == TR_INT16 ||
+         tr_dtype_is_unsigned(dtype);
+}
+
+bool
+tr_dtype_is_complex(TrDType dtype)
+{
+  return dtype == TR_COMPLEX64 || dtype == TR_COMPLEX128;
 }
 
 bool
 tr_dtype_is_numeric(TrDType dtype)
 {
   return tr_dtype_is_float(dtype) || tr_dtype_is_int(dtype);
+}
+
+TrDType
+tr_dtype_real(TrDType dtype)
+{
+  return dtype == TR_COMPLEX64 ? TR_FLOAT32 : dtype == TR_COMPLEX128 ? TR_FLOAT64 : dtype;
+}
+
+/* TensorFlow's types.proto numbers. */
+static const int dtype_enums[TR_N_DTYPES] = {
+    [TR_FLOAT32] = 1,     [TR_FLOAT64] = 2,  [TR_INT32] = 3,     [TR_UINT8] = 4,
+    [TR_INT16] = 5,       [TR_INT8] = 6,     [TR_STRING] = 7,    [TR_COMPLEX64] = 8,
+    [TR_INT64] = 9,       [TR_BOOL] = 10,    [TR_BFLOAT16] = 14, [TR_UINT16] = 17,
+    [TR_COMPLEX128] = 18, [TR_FLOAT16] = 19, [TR_UINT32] = 22,   [TR_UINT64] = 23,
+};
+
+int
+tr_dtype_enum(TrDType dtype)
+{
+  if (dtype == TR_VARIANT)
+    return 21;
+  g_return_val_if_fail(dtype >= 0 && dtype < TR_N_DTYPES, 0);
+  return dtype_enums[dtype];
 }
 
 /* ---- shapes ---------------------------------------------------------------------------- */
@@ -288,6 +325,39 @@ tr_set_attr_error(GError **error, const char *op_type, const TrTypeRule *rule, T
 }
 
 bool
+tr_rule_allows(const TrTypeRule *rule, TrDType dtype)
+{
+  if (!rule || !rule->allowed)
+    return true;
+  const char *name = tr_dtype_tf_name(dtype);
+  size_t len = strlen(name);
+  for (const char *p = rule->allowed; (p = strstr(p, name)); p += len) {
+    bool starts = p == rule->allowed || p[-1] == ' ';
+    bool ends = p[len] == '\0' || p[len] == ',';
+    if (starts && ends)
+      return true;
+  }
+  return false;
+}
+
+void
+tr_set_no_kernel_error(GError **error, const char *op_type, unsigned kernels, TrDType got)
+{
+  g_autoptr(GString) list = g_string_new(NULL);
+  for (int d = 0; d < TR_N_DTYPES; d++) {
+    if (!(kernels & TR_DTYPE_BIT(d)))
+      continue;
+    g_autofree char *dt = tr_dt_list(tr_dtype_tf_name(d));
+    g_string_append_printf(list, "  device='CPU'; T in [%s]\n", dt);
+  }
+  g_autofree char *want = tr_dt_list(tr_dtype_tf_name(got));
+  tr_set_op_error(error, TR_ERROR_NOT_FOUND, op_type,
+                  "Could not find device for node: {{node %s}} = %s[T=%s]\n"
+                  "All kernels registered for op %s:\n%s",
+                  op_type, op_type, want, op_type, list->str);
+}
+
+bool
 tr_check_dtype_allowed(TrDType dtype, unsigned allowed, const char *attr, const char *type,
                        GError **error)
 {
@@ -389,6 +459,37 @@ tr_store_number(void *data, TrDType dtype, int64_t i, double v)
       break;
     case TR_BOOL:
       ((bool *)data)[i] = v != 0;
+      break;
+    case TR_FLOAT16:
+      ((TrHalf *)data)[i] = tr_half_from_float((float)v);
+      break;
+    case TR_BFLOAT16:
+      ((TrBFloat16 *)data)[i] = tr_bfloat16_from_float((float)v);
+      break;
+    /* the values stored here (one_hot's, eye's ones) fit every integer type */
+    case TR_INT8:
+      ((int8_t *)data)[i] = (int8_t)v;
+      break;
+    case TR_INT16:
+      ((int16_t *)data)[i] = (int16_t)v;
+      break;
+    case TR_UINT8:
+      ((uint8_t *)data)[i] = (uint8_t)v;
+      break;
+    case TR_UINT16:
+      ((uint16_t *)data)[i] = (uint16_t)v;
+      break;
+    case TR_UINT32:
+      ((uint32_t *)data)[i] = (uint32_t)v;
+      break;
+    case TR_UINT64:
+      ((uint64_t *)data)[i] = (uint64_t)v;
+      break;
+    case TR_COMPLEX64:
+      ((float _Complex *)data)[i] = (float)v;
+      break;
+    case TR_COMPLEX128:
+      ((double _Complex *)data)[i] = v;
       break;
     default:
       g_assert_not_reached();
@@ -860,26 +961,53 @@ tr_tensor_element_index(const TrTensor *t, int64_t flat_index)
   return pos;
 }
 
-double
-tr_tensor_get_f64(const TrTensor *t, int64_t flat_index)
+/* Element i of a buffer as double: the real part of a complex, the address of a variant (code
+ * that hashes or prints any element still works). */
+static double
+get_f64_at(TrDType dtype, const void *data, int64_t i)
 {
-  int64_t i = tr_tensor_element_index(t, flat_index);
-  switch (t->dtype) {
+  switch (dtype) {
     case TR_FLOAT32:
-      return ((float *)t->buf->data)[i];
+      return ((const float *)data)[i];
     case TR_FLOAT64:
-      return ((double *)t->buf->data)[i];
+      return ((const double *)data)[i];
     case TR_INT32:
-      return ((int32_t *)t->buf->data)[i];
+      return ((const int32_t *)data)[i];
     case TR_INT64:
-      return (double)((int64_t *)t->buf->data)[i];
+      return (double)((const int64_t *)data)[i];
     case TR_BOOL:
-      return ((bool *)t->buf->data)[i];
-    case TR_VARIANT: /* its address: code that hashes or prints any element still works */
-      return (double)(uintptr_t)((TrVariant **)t->buf->data)[i];
+      return ((const bool *)data)[i];
+    case TR_FLOAT16:
+      return tr_half_to_float(((const TrHalf *)data)[i]);
+    case TR_BFLOAT16:
+      return tr_bfloat16_to_float(((const TrBFloat16 *)data)[i]);
+    case TR_INT8:
+      return ((const int8_t *)data)[i];
+    case TR_INT16:
+      return ((const int16_t *)data)[i];
+    case TR_UINT8:
+      return ((const uint8_t *)data)[i];
+    case TR_UINT16:
+      return ((const uint16_t *)data)[i];
+    case TR_UINT32:
+      return ((const uint32_t *)data)[i];
+    case TR_UINT64:
+      return (double)((const uint64_t *)data)[i];
+    case TR_COMPLEX64:
+      return crealf(((const float _Complex *)data)[i]);
+    case TR_COMPLEX128:
+      return creal(((const double _Complex *)data)[i]);
+    case TR_VARIANT:
+      return (double)(uintptr_t)((TrVariant *const *)data)[i];
     default:
       g_return_val_if_reached(NAN);
   }
+}
+
+double
+tr_tensor_get_f64(const TrTensor *t, int64_t flat_index)
+{
+  return get_f64_at(t->dtype, t->buf->data, tr_tensor_element_index(t, flat_index));
 }
 
 int64_t
@@ -887,20 +1015,30 @@ tr_tensor_get_i64(const TrTensor *t, int64_t flat_index)
 {
   int64_t i = tr_tensor_element_index(t, flat_index);
   switch (t->dtype) {
-    case TR_FLOAT32:
-      return (int64_t)((float *)t->buf->data)[i];
-    case TR_FLOAT64:
-      return (int64_t)((double *)t->buf->data)[i];
     case TR_INT32:
       return ((int32_t *)t->buf->data)[i];
     case TR_INT64:
       return ((int64_t *)t->buf->data)[i];
     case TR_BOOL:
       return ((bool *)t->buf->data)[i];
+    case TR_INT8:
+      return ((int8_t *)t->buf->data)[i];
+    case TR_INT16:
+      return ((int16_t *)t->buf->data)[i];
+    case TR_UINT8:
+      return ((uint8_t *)t->buf->data)[i];
+    case TR_UINT16:
+      return ((uint16_t *)t->buf->data)[i];
+    case TR_UINT32:
+      return ((uint32_t *)t->buf->data)[i];
+    case TR_UINT64: /* wraps above INT64_MAX, as NumPy's astype(int64) */
+      return (int64_t)((uint64_t *)t->buf->data)[i];
     case TR_VARIANT: /* its address, as tr_tensor_get_f64 */
       return (int64_t)(uintptr_t)((TrVariant **)t->buf->data)[i];
-    default:
+    case TR_STRING:
       g_return_val_if_reached(0);
+    default: /* floats: truncated (C's conversion) */
+      return (int64_t)get_f64_at(t->dtype, t->buf->data, i);
   }
 }
 

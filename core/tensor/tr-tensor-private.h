@@ -54,6 +54,13 @@ void tr_set_attr_error(GError **error, const char *op_type, const TrTypeRule *ru
 
 /* A set of dtypes as a bit mask. */
 #define TR_DTYPE_BIT(d) (1u << (d))
+
+/* Whether `dtype` is an item of a rule's list (NULL list: any). */
+bool tr_rule_allows(const TrTypeRule *rule, TrDType dtype);
+/* TensorFlow's error for a dtype an op's OpDef accepts but no kernel implements (RealDiv on
+ * integers, Sum on complex): NotFoundError "Could not find device for node: ...", listing the
+ * dtypes in `kernels` (a TR_DTYPE_BIT mask) as the registered CPU kernels. */
+void tr_set_no_kernel_error(GError **error, const char *op_type, unsigned kernels, TrDType got);
 /* Whether `dtype` is in the mask; if not, the short form of the error above, listing the
  * allowed Trellis dtypes. */
 bool tr_check_dtype_allowed(TrDType dtype, unsigned allowed, const char *attr, const char *type,

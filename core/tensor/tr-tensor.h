@@ -31,7 +31,102 @@ G_BEGIN_DECLS
   X(INT32, "int32", "int32", "int32", sizeof(int32_t))                                             \
   X(INT64, "int64", "int64", "int64", sizeof(int64_t))                                             \
   X(BOOL, "bool", "bool", "bool", sizeof(bool))                                                    \
-  X(STRING, "string", "string", "object", sizeof(TrString))
+  X(STRING, "string", "string", "object", sizeof(TrString))                                        \
+  /* the others of TensorFlow's numeric dtypes, after the first six so that their values and       \
+   * the code written for those stay as they were */                                               \
+  X(FLOAT16, "float16", "half", "float16", sizeof(TrHalf))                                         \
+  X(BFLOAT16, "bfloat16", "bfloat16", "bfloat16", sizeof(TrBFloat16))                              \
+  X(INT8, "int8", "int8", "int8", sizeof(int8_t))                                                  \
+  X(INT16, "int16", "int16", "int16", sizeof(int16_t))                                             \
+  X(UINT8, "uint8", "uint8", "uint8", sizeof(uint8_t))                                             \
+  X(UINT16, "uint16", "uint16", "uint16", sizeof(uint16_t))                                        \
+  X(UINT32, "uint32", "uint32", "uint32", sizeof(uint32_t))                                        \
+  X(UINT64, "uint64", "uint64", "uint64", sizeof(uint64_t))                                        \
+  X(COMPLEX64, "complex64", "complex64", "complex64", sizeof(float _Complex))                      \
+  X(COMPLEX128, "complex128", "complex128", "complex128", sizeof(double _Complex))
+
+/* IEEE binary16 (tf.float16, TensorFlow's "half") and bfloat16 (the top half of a float32),
+ * stored as their bits. Distinct struct types, so that C never mixes them up with uint16 or
+ * with each other; arithmetic converts them to float32 per element, as TensorFlow's CPU kernels
+ * effectively compute. */
+typedef struct {
+  uint16_t bits;
+} TrHalf;
+typedef struct {
+  uint16_t bits;
+} TrBFloat16;
+
+static inline float
+tr_half_to_float(TrHalf h)
+{
+  uint32_t sign = (uint32_t)(h.bits & 0x8000) << 16, exp = (h.bits >> 10) & 0x1f,
+           frac = h.bits & 0x3ff, bits;
+  if (exp == 0x1f) /* inf, nan */
+    bits = sign | 0x7f800000u | (frac << 13);
+  else if (exp != 0)
+    bits = sign | ((exp + 112) << 23) | (frac << 13);
+  else if (frac == 0)
+    bits = sign;
+  else { /* a subnormal half is a normal float: shift its fraction up to the implicit bit */
+    int e = -1;
+    do {
+      frac <<= 1;
+      e++;
+    } while (!(frac & 0x400));
+    bits = sign | ((uint32_t)(112 - e) << 23) | ((frac & 0x3ff) << 13);
+  }
+  float f;
+  __builtin_memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+/* Round to nearest, ties to even, as Eigen's half conversion does; NaN stays NaN. */
+static inline TrHalf
+tr_half_from_float(float f)
+{
+  uint32_t bits;
+  __builtin_memcpy(&bits, &f, sizeof bits);
+  uint16_t sign = (uint16_t)((bits >> 16) & 0x8000);
+  uint32_t abs = bits & 0x7fffffffu;
+  if (abs >= 0x7f800000u) /* inf or nan */
+    return (TrHalf){(uint16_t)(sign | 0x7c00 | (abs > 0x7f800000u ? 0x200 : 0))};
+  if (abs >= 0x477ff000u) /* rounds to beyond 65504 */
+    return (TrHalf){(uint16_t)(sign | 0x7c00)};
+  if (abs < 0x38800000u) { /* below the smallest normal half: a subnormal or zero */
+    if (abs < 0x33000000u) /* below half the smallest subnormal: rounds to zero */
+      return (TrHalf){sign};
+    int e = (int)(abs >> 23);
+    uint32_t mant = (abs & 0x7fffff) | 0x800000;
+    int shift = 126 - e; /* the value is mant * 2^(e - 150); the half's unit is 2^-24 */
+    uint32_t q = mant >> shift, rem = mant & ((1u << shift) - 1), half = 1u << (shift - 1);
+    if (rem > half || (rem == half && (q & 1)))
+      q++;
+    return (TrHalf){(uint16_t)(sign | q)};
+  }
+  uint32_t r = abs + 0xfffu + ((abs >> 13) & 1); /* round the 13 dropped bits, ties to even */
+  return (TrHalf){(uint16_t)(sign | ((r - 0x38000000u) >> 13))};
+}
+
+static inline float
+tr_bfloat16_to_float(TrBFloat16 b)
+{
+  uint32_t bits = (uint32_t)b.bits << 16;
+  float f;
+  __builtin_memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+/* Round to nearest, ties to even (TensorFlow's bfloat16 conversion); NaN stays a quiet NaN. */
+static inline TrBFloat16
+tr_bfloat16_from_float(float f)
+{
+  uint32_t bits;
+  __builtin_memcpy(&bits, &f, sizeof bits);
+  if ((bits & 0x7fffffffu) > 0x7f800000u)
+    return (TrBFloat16){(uint16_t)((bits >> 16) | 0x40)};
+  bits += 0x7fffu + ((bits >> 16) & 1);
+  return (TrBFloat16){(uint16_t)(bits >> 16)};
+}
 
 /* One element of a string tensor: immutable bytes owned by the buffer. */
 typedef struct {
@@ -53,9 +148,15 @@ const char *tr_dtype_tf_name(TrDType dtype); /* "float": TF's DataTypeString, us
 const char *tr_dtype_np_name(TrDType dtype); /* "float32": NumPy's dtype name */
 size_t tr_dtype_size(TrDType dtype);
 TrDType tr_dtype_from_name(const char *name); /* accepts "float32" and "float"; else INVALID */
-bool tr_dtype_is_float(TrDType dtype);
-bool tr_dtype_is_int(TrDType dtype);
-bool tr_dtype_is_numeric(TrDType dtype); /* float or int */
+bool tr_dtype_is_float(TrDType dtype);        /* float16, bfloat16, float32, float64 */
+bool tr_dtype_is_int(TrDType dtype);          /* signed or unsigned, any width */
+bool tr_dtype_is_unsigned(TrDType dtype);     /* uint8 ... uint64 */
+bool tr_dtype_is_complex(TrDType dtype);      /* complex64, complex128 */
+bool tr_dtype_is_numeric(TrDType dtype);      /* float or int (not complex) */
+/* The real dtype of a complex one (complex64 -> float32); any other dtype itself. */
+TrDType tr_dtype_real(TrDType dtype);
+/* TensorFlow's DataType enum value (float32 = 1 ... uint64 = 23). */
+int tr_dtype_enum(TrDType dtype);
 
 /* A shape, possibly partial: rank TR_UNKNOWN, or dims that may be TR_UNKNOWN. */
 typedef struct {

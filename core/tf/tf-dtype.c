@@ -66,16 +66,115 @@ dtype_get_is_bool(PyObject *self, void *closure)
 }
 
 static PyObject *
-dtype_get_size(PyObject *self, void *closure)
+dtype_get_is_complex(PyObject *self, void *closure)
 {
-  return PyLong_FromSize_t(tr_dtype_size(dtype_of(self)));
+  return PyBool_FromLong(tr_dtype_is_complex(dtype_of(self)));
 }
 
-/* base_dtype and real_dtype: every dtype here is its own base (no reference dtypes). */
+static PyObject *
+dtype_get_is_unsigned(PyObject *self, void *closure)
+{
+  return PyBool_FromLong(tr_dtype_is_unsigned(dtype_of(self)));
+}
+
+/* Trellis has no quantized dtypes (qint8 ...). */
+static PyObject *
+dtype_get_false(PyObject *self, void *closure)
+{
+  Py_RETURN_FALSE;
+}
+
+static PyObject *
+dtype_get_is_numpy_compatible(PyObject *self, void *closure)
+{
+  return PyBool_FromLong(dtype_of(self) != TR_BFLOAT16);
+}
+
+/* TensorFlow's DataType enum value. */
+static PyObject *
+dtype_get_enum(PyObject *self, void *closure)
+{
+  return PyLong_FromLong(tr_dtype_enum(dtype_of(self)));
+}
+
+/* Bytes per element, NumPy's itemsize (8 for strings: an object pointer, as TensorFlow says). */
+static PyObject *
+dtype_get_size(PyObject *self, void *closure)
+{
+  TrDType d = dtype_of(self);
+  return PyLong_FromSize_t(d == TR_STRING ? sizeof(void *) : tr_dtype_size(d));
+}
+
+/* base_dtype: every dtype here is its own base (no reference dtypes). */
 static PyObject *
 dtype_get_self(PyObject *self, void *closure)
 {
   return Py_NewRef(self);
+}
+
+/* real_dtype: complex64 -> float32, complex128 -> float64, any other dtype itself. */
+static PyObject *
+dtype_get_real(PyObject *self, void *closure)
+{
+  return Py_NewRef(tf_dtype_object(tf_state(), tr_dtype_real(dtype_of(self))));
+}
+
+/* DType.min and DType.max as TensorFlow computes them: NumPy's finfo (a NumPy scalar) for
+ * floats, iinfo (a Python int) for integers, bool 0/1 is refused like strings and complex
+ * numbers. bfloat16 has no NumPy type here: its limits are Python floats. */
+static PyObject *
+dtype_limit(PyObject *self, bool max)
+{
+  TrDType d = dtype_of(self);
+  const char *which = max ? "max" : "min";
+  if (d == TR_BOOL || d == TR_STRING || tr_dtype_is_complex(d)) {
+    PyObject *str = PyObject_Str(self); /* owned */
+    if (!str)
+      return NULL;
+    PyErr_Format(PyExc_TypeError, "Cannot find %s value of %U with type %U.",
+                 max ? "maximum" : "minimum", str, str);
+    Py_DECREF(str);
+    return NULL;
+  }
+  if (d == TR_BFLOAT16) /* the largest finite bfloat16: 0x1.FEp127 */
+    return PyFloat_FromDouble(max ? 0x1.FEp127 : -0x1.FEp127);
+  PyObject *np = PyImport_ImportModule("numpy"); /* owned */
+  if (!np)
+    return NULL;
+  PyObject *info = PyObject_CallMethod(np, tr_dtype_is_float(d) ? "finfo" : "iinfo", "s",
+                                       tr_dtype_np_name(d)); /* owned */
+  Py_DECREF(np);
+  if (!info)
+    return NULL;
+  PyObject *v = PyObject_GetAttrString(info, which);
+  Py_DECREF(info);
+  return v;
+}
+
+static PyObject *
+dtype_get_min(PyObject *self, void *closure)
+{
+  return dtype_limit(self, false);
+}
+
+static PyObject *
+dtype_get_max(PyObject *self, void *closure)
+{
+  return dtype_limit(self, true);
+}
+
+/* DType.limits: (min, max), (0, 1) for bool. */
+static PyObject *
+dtype_get_limits(PyObject *self, void *closure)
+{
+  if (dtype_of(self) == TR_BOOL)
+    return Py_BuildValue("(ii)", 0, 1);
+  PyObject *lo = dtype_get_min(self, NULL); /* owned */
+  PyObject *hi = lo ? dtype_get_max(self, NULL) : NULL;
+  PyObject *r = hi ? PyTuple_Pack(2, lo, hi) : NULL;
+  Py_XDECREF(lo);
+  Py_XDECREF(hi);
+  return r;
 }
 
 /* The NumPy scalar type of the dtype (numpy.float32, ...; `object` for strings, as TF). Imports
@@ -86,7 +185,11 @@ dtype_get_as_numpy_dtype(PyObject *self, void *closure)
   PyObject *np = PyImport_ImportModule("numpy"); /* owned */
   if (!np)
     return NULL;
-  PyObject *dt = PyObject_CallMethod(np, "dtype", "s", tr_dtype_np_name(dtype_of(self)));
+  /* bfloat16 has no NumPy type without TensorFlow's ml_dtypes: its values convert to float32,
+   * as tensor.numpy() gives them (see tf-tensor.c). */
+  TrDType d = dtype_of(self);
+  PyObject *dt =
+      PyObject_CallMethod(np, "dtype", "s", d == TR_BFLOAT16 ? "float32" : tr_dtype_np_name(d));
   Py_DECREF(np);
   if (!dt)
     return NULL;
@@ -126,9 +229,18 @@ static PyGetSetDef dtype_getset[] = {
     {"is_floating", dtype_get_is_floating, NULL, "Whether this is a floating point type.", NULL},
     {"is_integer", dtype_get_is_integer, NULL, "Whether this is an integer type.", NULL},
     {"is_bool", dtype_get_is_bool, NULL, "Whether this is the boolean type.", NULL},
+    {"is_complex", dtype_get_is_complex, NULL, "Whether this is a complex type.", NULL},
+    {"is_unsigned", dtype_get_is_unsigned, NULL, "Whether this is an unsigned integer type.", NULL},
+    {"is_quantized", dtype_get_false, NULL, "Whether this is a quantized type.", NULL},
+    {"is_numpy_compatible", dtype_get_is_numpy_compatible, NULL, "Whether NumPy has this type.",
+     NULL},
+    {"as_datatype_enum", dtype_get_enum, NULL, "TensorFlow's DataType enum value.", NULL},
+    {"min", dtype_get_min, NULL, "The smallest value of the type.", NULL},
+    {"max", dtype_get_max, NULL, "The largest value of the type.", NULL},
+    {"limits", dtype_get_limits, NULL, "(min, max) of the type.", NULL},
     {"size", dtype_get_size, NULL, "Bytes per element.", NULL},
     {"base_dtype", dtype_get_self, NULL, "The dtype itself.", NULL},
-    {"real_dtype", dtype_get_self, NULL, "The dtype itself.", NULL},
+    {"real_dtype", dtype_get_real, NULL, "The real type of a complex type, else the dtype.", NULL},
     {"as_numpy_dtype", dtype_get_as_numpy_dtype, NULL, "The NumPy scalar type.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
@@ -203,6 +315,16 @@ tf_dtype_arg(TfState *st, PyObject *v, TrDType dflt, TrDType *out)
       return false;
     if ((*out = tr_dtype_from_name(name)) != TR_DTYPE_INVALID)
       return true;
+  } else if (PyLong_CheckExact(v) || PyBool_Check(v)) {
+    /* TensorFlow's DataType enum values (as_dtype(1) is tf.float32) */
+    int overflow;
+    long e = PyLong_AsLongAndOverflow(v, &overflow);
+    for (int d = 0; !overflow && d < TR_N_DTYPES; d++) {
+      if (tr_dtype_enum(d) == e) {
+        *out = d;
+        return true;
+      }
+    }
   } else if (v == (PyObject *)&PyFloat_Type) {
     *out = TR_FLOAT32;
     return true;
@@ -259,6 +381,23 @@ tf_as_dtype(PyObject *module, PyObject *arg)
 
 static PyMethodDef as_dtype_def = {"as_dtype", tf_as_dtype, METH_O,
                                    "Converts the given type_value to a DType."};
+
+/* tensorflow.dtypes' module __getattr__ (PEP 562): the functions tf.dtypes shares with the
+ * top-level module (tf.dtypes.cast is tf.cast), which other parts define after this one. */
+static PyObject *
+dtypes_getattr(PyObject *unused, PyObject *name)
+{
+  static const char *const shared[] = {"cast"};
+  const char *n = PyUnicode_Check(name) ? PyUnicode_AsUTF8(name) : NULL;
+  for (size_t i = 0; n && i < G_N_ELEMENTS(shared); i++)
+    if (strcmp(n, shared[i]) == 0)
+      return PyObject_GetAttr(tf_state()->module, name);
+  PyErr_Format(PyExc_AttributeError, "module 'tensorflow.dtypes' has no attribute %R", name);
+  return NULL;
+}
+
+static PyMethodDef dtypes_getattr_def = {"__getattr__", dtypes_getattr, METH_O,
+                                         "The functions shared with the tensorflow module."};
 
 /* ---- tf.errors ------------------------------------------------------------------------------ */
 
@@ -524,11 +663,25 @@ tf_dtype_init(PyObject *module, TfState *st)
         PyModule_AddObjectRef(st->mod_dtypes, tr_dtype_name(d), st->dtypes[d]) < 0)
       return -1;
   }
+  /* TensorFlow's aliases: tf.half is tf.float16, tf.double is tf.float64. */
+  static const struct {
+    const char *name;
+    TrDType dtype;
+  } aliases[] = {{"half", TR_FLOAT16}, {"double", TR_FLOAT64}};
+  for (size_t i = 0; i < G_N_ELEMENTS(aliases); i++)
+    if (PyModule_AddObjectRef(module, aliases[i].name, st->dtypes[aliases[i].dtype]) < 0 ||
+        PyModule_AddObjectRef(st->mod_dtypes, aliases[i].name, st->dtypes[aliases[i].dtype]) < 0)
+      return -1;
   PyObject *as_dtype = PyCFunction_NewEx(&as_dtype_def, NULL, NULL); /* owned */
   int r = as_dtype ? PyModule_AddObjectRef(module, "as_dtype", as_dtype) : -1;
   if (r == 0)
     r = PyModule_AddObjectRef(st->mod_dtypes, "as_dtype", as_dtype);
   Py_XDECREF(as_dtype);
+  if (r < 0)
+    return -1;
+  PyObject *getattr = PyCFunction_NewEx(&dtypes_getattr_def, NULL, NULL); /* owned */
+  r = getattr ? PyModule_AddObjectRef(st->mod_dtypes, "__getattr__", getattr) : -1;
+  Py_XDECREF(getattr);
   if (r < 0)
     return -1;
   return add_errors(module, st);

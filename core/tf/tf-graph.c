@@ -336,7 +336,8 @@ tf_apply_truediv(TfState *st, const TfOperand *a, const TfOperand *b)
     return tf_apply(st, TR_OP_DIV, (TfOperand[]){*a, *b}, 2, NULL, "truediv");
   TrAttrs cast;
   tr_attrs_init(&cast);
-  cast.dtype = TR_FLOAT64;
+  /* TensorFlow's _TRUEDIV_TABLE: 8- and 16-bit integers divide as float32, wider as float64 */
+  cast.dtype = tr_dtype_size(a->dtype) <= 2 ? TR_FLOAT32 : TR_FLOAT64;
   TfOperand c[2];
   if (!tf_apply_operand(st, TR_OP_CAST, a, 1, &cast, NULL, &c[0]))
     return NULL;

@@ -13,6 +13,8 @@
  * Text forms come from core/tensor's printer (NumPy 1.24's rules inside TF's wrappers).
  */
 #include "tf-private.h"
+
+#include <complex.h>
 #include "tr-print.h"
 
 #include <structmember.h>
@@ -633,7 +635,7 @@ has_array_method(PyObject *v)
 /* ---- convert_to_tensor ---------------------------------------------------------------------- */
 
 /* What kind of Python scalar a leaf is. */
-typedef enum { KIND_NONE, KIND_BOOL, KIND_INT, KIND_FLOAT, KIND_STR } LeafKind;
+typedef enum { KIND_NONE, KIND_BOOL, KIND_INT, KIND_FLOAT, KIND_STR, KIND_COMPLEX } LeafKind;
 
 static LeafKind
 leaf_kind(PyObject *v)
@@ -644,6 +646,8 @@ leaf_kind(PyObject *v)
     return KIND_INT;
   if (PyFloat_Check(v))
     return KIND_FLOAT;
+  if (PyComplex_Check(v))
+    return KIND_COMPLEX;
   if (PyUnicode_Check(v) || PyBytes_Check(v))
     return KIND_STR;
   return KIND_NONE;
@@ -776,6 +780,9 @@ infer_dtype(PyObject *const *leaves, size_t n)
       kind = k;
     else if ((kind == KIND_INT && k == KIND_FLOAT) || (kind == KIND_FLOAT && k == KIND_INT))
       kind = KIND_FLOAT;
+    else if ((kind == KIND_COMPLEX && (k == KIND_INT || k == KIND_FLOAT)) ||
+             (k == KIND_COMPLEX && (kind == KIND_INT || kind == KIND_FLOAT)))
+      kind = KIND_COMPLEX;
     else {
       PyErr_SetString(PyExc_TypeError, "Can't convert Python sequence with mixed types to Tensor.");
       return TR_DTYPE_INVALID;
@@ -788,6 +795,8 @@ infer_dtype(PyObject *const *leaves, size_t n)
       return big ? TR_INT64 : TR_INT32;
     case KIND_STR:
       return TR_STRING;
+    case KIND_COMPLEX:
+      return TR_COMPLEX128;
     default:
       return TR_FLOAT32; /* floats, and empty sequences */
   }
@@ -808,6 +817,7 @@ store_leaf(PyObject *v, TrDType dtype, void *data, size_t i)
   } else if (k == KIND_FLOAT) {
     f = PyFloat_AS_DOUBLE(v);
   }
+  bool real = k == KIND_INT || k == KIND_FLOAT;
   switch (dtype) {
     case TR_FLOAT32:
       if (k != KIND_INT && k != KIND_FLOAT)
@@ -853,6 +863,53 @@ store_leaf(PyObject *v, TrDType dtype, void *data, size_t i)
       s->len = (size_t)len;
       return true;
     }
+    /* TensorFlow converts Python ints to int32 (int64) and casts that, so narrower integer types
+     * wrap (tf.constant(-1, tf.uint8) is 255); floats and complex numbers are refused. */
+    case TR_INT8:
+    case TR_INT16:
+    case TR_UINT8:
+    case TR_UINT16:
+    case TR_UINT32:
+    case TR_UINT64: {
+      if (k != KIND_INT)
+        return false;
+      size_t size = tr_dtype_size(dtype);
+      uint64_t bits = (uint64_t)iv;
+      if (size == 1)
+        ((uint8_t *)data)[i] = (uint8_t)bits;
+      else if (size == 2)
+        ((uint16_t *)data)[i] = (uint16_t)bits;
+      else if (size == 4)
+        ((uint32_t *)data)[i] = (uint32_t)bits;
+      else
+        ((uint64_t *)data)[i] = bits;
+      return true;
+    }
+    case TR_FLOAT16:
+      if (!real)
+        return false;
+      ((TrHalf *)data)[i] = tr_half_from_float((float)f);
+      return true;
+    case TR_BFLOAT16:
+      if (!real)
+        return false;
+      ((TrBFloat16 *)data)[i] = tr_bfloat16_from_float((float)f);
+      return true;
+    case TR_COMPLEX64:
+    case TR_COMPLEX128: {
+      double _Complex z = f;
+      if (k == KIND_COMPLEX) {
+        Py_complex c = PyComplex_AsCComplex(v);
+        z = c.real + c.imag * I;
+      } else if (!real) {
+        return false;
+      }
+      if (dtype == TR_COMPLEX64)
+        ((float _Complex *)data)[i] = (float _Complex)z;
+      else
+        ((double _Complex *)data)[i] = z;
+      return true;
+    }
     default:
       return false;
   }
@@ -876,6 +933,7 @@ convert_python(TfState *st, PyObject *v, TrDType dtype)
       int64_t l;
       bool b;
       TrString s;
+      double _Complex c;
     } one;
     if (!store_leaf(v, dt, &one, 0))
       return raise_cannot_convert(v, dt);
@@ -946,22 +1004,32 @@ convert_stacked(TfState *st, PyObject *v, TrDType dtype)
   return t;
 }
 
-/* The element type a buffer's struct-module format names, with its natural TrDType (narrow
- * integers widen to int32, float16 to float32, as Trellis has no narrower types). */
-typedef enum { ELEM_BOOL, ELEM_SIGNED, ELEM_UNSIGNED, ELEM_FLOAT } ElemKind;
-
+/* The dtype of a buffer's elements from its struct-module format ('e' float16, "Zd"
+ * complex128 ...), or false for formats Trellis has no dtype for. */
 static bool
-buffer_elem(const Py_buffer *view, ElemKind *kind, TrDType *natural)
+buffer_elem(const Py_buffer *view, TrDType *natural)
 {
   const char *f = view->format ? view->format : "B";
   if (*f == '@' || *f == '=' || *f == '<')
     f++;
+  bool is_complex = f[0] == 'Z';
+  if (is_complex)
+    f++;
   if (f[0] == '\0' || f[1] != '\0')
     return false;
   Py_ssize_t size = view->itemsize;
+  if (is_complex) {
+    *natural = f[0] == 'f' ? TR_COMPLEX64 : TR_COMPLEX128;
+    return (f[0] == 'f' && size == 8) || (f[0] == 'd' && size == 16);
+  }
+  static const TrDType signed_types[] = {TR_INT8,          TR_INT16,         TR_DTYPE_INVALID,
+                                         TR_INT32,         TR_DTYPE_INVALID, TR_DTYPE_INVALID,
+                                         TR_DTYPE_INVALID, TR_INT64};
+  static const TrDType unsigned_types[] = {TR_UINT8,         TR_UINT16,        TR_DTYPE_INVALID,
+                                           TR_UINT32,        TR_DTYPE_INVALID, TR_DTYPE_INVALID,
+                                           TR_DTYPE_INVALID, TR_UINT64};
   switch (f[0]) {
     case '?':
-      *kind = ELEM_BOOL;
       *natural = TR_BOOL;
       return size == 1;
     case 'b':
@@ -969,23 +1037,26 @@ buffer_elem(const Py_buffer *view, ElemKind *kind, TrDType *natural)
     case 'i':
     case 'l':
     case 'q':
-      *kind = ELEM_SIGNED;
-      *natural = size == 8 ? TR_INT64 : TR_INT32;
-      return size == 1 || size == 2 || size == 4 || size == 8;
+      if (size < 1 || size > 8)
+        return false;
+      *natural = signed_types[size - 1];
+      return *natural != TR_DTYPE_INVALID;
     case 'B':
     case 'H':
     case 'I':
     case 'L':
     case 'Q':
-      *kind = ELEM_UNSIGNED;
-      *natural = size <= 2 ? TR_INT32 : TR_INT64;
-      return size == 1 || size == 2 || size == 4 || size == 8;
+      if (size < 1 || size > 8)
+        return false;
+      *natural = unsigned_types[size - 1];
+      return *natural != TR_DTYPE_INVALID;
+    case 'e':
+      *natural = TR_FLOAT16;
+      return size == 2;
     case 'f':
-      *kind = ELEM_FLOAT;
       *natural = TR_FLOAT32;
       return size == 4;
     case 'd':
-      *kind = ELEM_FLOAT;
       *natural = TR_FLOAT64;
       return size == 8;
     default:
@@ -993,49 +1064,21 @@ buffer_elem(const Py_buffer *view, ElemKind *kind, TrDType *natural)
   }
 }
 
-/* Element i of a contiguous source buffer, as int64 and double. */
-static void
-read_elem(const char *src, ElemKind kind, Py_ssize_t size, int64_t i, int64_t *iv, double *fv)
-{
-  const char *p = src + i * size;
-  switch (kind) {
-    case ELEM_BOOL:
-      *iv = *(const bool *)p;
-      break;
-    case ELEM_SIGNED:
-      *iv = size == 1   ? *(const int8_t *)p
-            : size == 2 ? *(const int16_t *)p
-            : size == 4 ? *(const int32_t *)p
-                        : *(const int64_t *)p;
-      break;
-    case ELEM_UNSIGNED:
-      *iv = size == 1   ? *(const uint8_t *)p
-            : size == 2 ? *(const uint16_t *)p
-            : size == 4 ? *(const uint32_t *)p
-                        : (int64_t) * (const uint64_t *)p;
-      break;
-    case ELEM_FLOAT:
-      *fv = size == 4 ? *(const float *)p : *(const double *)p;
-      *iv = (int64_t)*fv; /* not read: floats never convert to integer dtypes */
-      return;
-  }
-  *fv = (double)*iv;
-}
-
 /* TensorFlow's rule for an array given with another dtype (IsCompatible): integers to any
- * integer or float type, floats to float types; bools and strings only to themselves. */
+ * integer, float or complex type, floats to float or complex types, complex numbers to complex
+ * types; bools and strings only to themselves. */
 static bool
 compatible(TrDType desired, TrDType natural)
 {
   if (desired == natural)
     return true;
   if (tr_dtype_is_int(natural))
-    return tr_dtype_is_int(desired) || tr_dtype_is_float(desired);
-  return tr_dtype_is_float(natural) && tr_dtype_is_float(desired);
+    return tr_dtype_is_numeric(desired) || tr_dtype_is_complex(desired);
+  if (tr_dtype_is_float(natural))
+    return tr_dtype_is_float(desired) || tr_dtype_is_complex(desired);
+  return tr_dtype_is_complex(natural) && tr_dtype_is_complex(desired);
 }
 
-/* A NumPy array or scalar (or another object exporting a numeric buffer). Non-numeric arrays
- * (strings, objects) go through tolist(). */
 static TrTensor *
 convert_array(TfState *st, PyObject *v, TrDType dtype, bool hint)
 {
@@ -1044,9 +1087,8 @@ convert_array(TfState *st, PyObject *v, TrDType dtype, bool hint)
     PyErr_Clear();
     view.obj = NULL;
   }
-  ElemKind kind;
   TrDType natural;
-  if (!view.obj || !buffer_elem(&view, &kind, &natural)) {
+  if (!view.obj || !buffer_elem(&view, &natural)) {
     if (view.obj)
       PyBuffer_Release(&view);
     PyObject *list = PyObject_CallMethod(v, "tolist", NULL); /* owned */
@@ -1075,7 +1117,7 @@ convert_array(TfState *st, PyObject *v, TrDType dtype, bool hint)
   for (int i = 0; i < view.ndim; i++)
     shape.dims[i] = view.shape[i];
   GError *error = NULL;
-  t = tr_tensor_try_new_uninit(dt, &shape, &error);
+  t = tr_tensor_try_new_uninit(natural, &shape, &error);
   if (!t) {
     tf_raise_error(st, error);
     goto out;
@@ -1092,35 +1134,14 @@ convert_array(TfState *st, PyObject *v, TrDType dtype, bool hint)
     }
     src = copy;
   }
-  void *dst = tr_tensor_data(t);
-  if (dt == natural && (size_t)view.itemsize == tr_dtype_size(dt)) {
-    if (n > 0)
-      memcpy(dst, src, (size_t)n * tr_dtype_size(dt));
-    goto out;
-  }
-  for (int64_t i = 0; i < n; i++) {
-    int64_t iv;
-    double fv;
-    read_elem(src, kind, view.itemsize, i, &iv, &fv);
-    switch (dt) {
-      case TR_FLOAT32:
-        ((float *)dst)[i] = (float)fv;
-        break;
-      case TR_FLOAT64:
-        ((double *)dst)[i] = fv;
-        break;
-      case TR_INT32:
-        ((int32_t *)dst)[i] = (int32_t)iv;
-        break;
-      case TR_INT64:
-        ((int64_t *)dst)[i] = iv;
-        break;
-      case TR_BOOL:
-        ((bool *)dst)[i] = iv != 0;
-        break;
-      default:
-        g_assert_not_reached();
-    }
+  /* The elements are copied as they are, then cast (C's conversions, as TensorFlow's Cast). */
+  if (n > 0)
+    memcpy(tr_tensor_data(t), src, (size_t)n * tr_dtype_size(natural));
+  if (dt != natural) {
+    TrTensor *cast = tr_cast(t, dt, &error);
+    tr_tensor_unref(t);
+    if (!(t = cast))
+      tf_raise_error(st, error);
   }
 out:
   g_free(copy);
@@ -1240,6 +1261,18 @@ to_ndarray(TfState *st, PyObject *self, TrTensor *t)
 {
   if (!numpy_ready(st, true))
     return NULL;
+  if (t->dtype == TR_BFLOAT16) {
+    /* NumPy has no bfloat16 (TensorFlow brings its own, from ml_dtypes): the values come out
+     * as float32, which holds each of them exactly. */
+    GError *error = NULL;
+    TrTensor *wide = tr_cast(t, TR_FLOAT32, &error); /* owned, then the wrapper's */
+    if (!wide)
+      return tf_raise_error(st, error);
+    PyObject *w = tf_tensor_new(st, wide); /* owned */
+    PyObject *r = w ? PyObject_CallOneArg(st->np_array, w) : NULL;
+    Py_XDECREF(w);
+    return r;
+  }
   if (t->dtype != TR_STRING)
     return PyObject_CallOneArg(st->np_array, self); /* copies through the buffer protocol */
   int64_t n = tr_tensor_num_elements(t);
@@ -1457,7 +1490,25 @@ buffer_format(TrDType dtype)
       return sizeof(long) == 8 ? "l" : "q"; /* NumPy's int64 is C long where long has 64 bits */
     case TR_BOOL:
       return "?";
-    default:
+    case TR_FLOAT16:
+      return "e";
+    case TR_INT8:
+      return "b";
+    case TR_INT16:
+      return "h";
+    case TR_UINT8:
+      return "B";
+    case TR_UINT16:
+      return "H";
+    case TR_UINT32:
+      return "I";
+    case TR_UINT64:
+      return sizeof(long) == 8 ? "L" : "Q";
+    case TR_COMPLEX64:
+      return "Zf";
+    case TR_COMPLEX128:
+      return "Zd";
+    default: /* strings, and bfloat16 which NumPy has no type for */
       return NULL;
   }
 }

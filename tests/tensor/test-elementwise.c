@@ -563,6 +563,10 @@ test_div_int_has_no_kernel(void)
                   "All kernels registered for op RealDiv:\n"
                   "  device='CPU'; T in [DT_FLOAT]\n"
                   "  device='CPU'; T in [DT_DOUBLE]\n"
+                  "  device='CPU'; T in [DT_HALF]\n"
+                  "  device='CPU'; T in [DT_BFLOAT16]\n"
+                  "  device='CPU'; T in [DT_COMPLEX64]\n"
+                  "  device='CPU'; T in [DT_COMPLEX128]\n"
                   " [Op:RealDiv]");
 }
 

@@ -29,8 +29,15 @@ tt_tensor(TrDType dtype, int rank, const int64_t *dims, const double *values)
       case TR_BOOL:
         ((bool *)t->buf->data)[i] = values[i] != 0;
         break;
-      default:
-        g_assert_not_reached();
+      default: {
+        /* the other dtypes: the values as float64, then Cast (in range, they stay exact) */
+        g_autoptr(TrTensor) wide = tt_tensor(TR_FLOAT64, rank, dims, values);
+        g_autoptr(GError) error = NULL;
+        tr_tensor_unref(t);
+        t = tr_cast(wide, dtype, &error);
+        g_assert_no_error(error);
+        return t;
+      }
     }
   }
   return t;
