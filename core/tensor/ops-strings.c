@@ -372,18 +372,26 @@ kernel_as_string(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTensor *
 
 /* ---- regular expressions ------------------------------------------------------------------- */
 
-/* The pattern of input `i`, compiled; NULL with TensorFlow's error. `anchored` matches the
- * whole string only. Transfer full. */
+/* The pattern in `t`, compiled; NULL with TensorFlow's error. `anchored` matches the whole
+ * string only: the pattern is then wrapped, after a first compilation of the pattern as given,
+ * whose error message (PCRE's, without GLib's preamble quoting the pattern) is the one shown.
+ * Transfer full. */
 static GRegex *
 compile_pattern(const TrTensor *t, bool anchored, TrOpId op, GError **error)
 {
   const TrString *p = tr_tensor_get_string(t, 0);
-  g_autofree char *text = anchored ? g_strdup_printf("(?:%s)\\z", p->data) : g_strdup(p->data);
   GError *re_error = NULL;
-  GRegex *re = g_regex_new(text, G_REGEX_RAW | (anchored ? G_REGEX_ANCHORED : 0), 0, &re_error);
+  GRegex *re = g_regex_new(p->data, G_REGEX_RAW, 0, &re_error);
+  if (re && anchored) {
+    g_regex_unref(re);
+    g_autofree char *text = g_strdup_printf("(?:%s)\\z", p->data);
+    re = g_regex_new(text, G_REGEX_RAW | G_REGEX_ANCHORED, 0, &re_error);
+  }
   if (!re) {
+    const char *reason = strstr(re_error->message, " at char ");
+    reason = reason ? strstr(reason, ": ") : NULL;
     tr_set_op_error(error, TR_ERROR_INVALID_ARGUMENT, op_type(op), "Invalid pattern: %s, error: %s",
-                    p->data, re_error->message);
+                    p->data, reason ? reason + 2 : re_error->message);
     g_error_free(re_error);
   }
   return re;

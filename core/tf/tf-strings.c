@@ -71,12 +71,11 @@ apply_op(PyObject *self, PyObject *args, PyObject *kwargs)
   PyObject *result = NULL;
   for (; made < n; made++) {
     TrDType hint = TR_DTYPE_INVALID;
-    PyObject *h = hints != Py_None && made < PySequence_Size(hints)
-                      ? PySequence_GetItem(hints, made)
-                      : Py_NewRef(Py_None); /* owned */
-    bool ok = h && tf_dtype_arg(st, h, TR_DTYPE_INVALID, &hint) &&
+    PyObject *h = PyTuple_Check(hints) && made < PyTuple_GET_SIZE(hints)
+                      ? PyTuple_GET_ITEM(hints, made)
+                      : Py_None; /* borrowed */
+    bool ok = tf_dtype_arg(st, h, TR_DTYPE_INVALID, &hint) &&
               tf_operand(st, PyTuple_GET_ITEM(inputs, made), hint, true, &in[made]);
-    Py_XDECREF(h);
     if (!ok)
       goto out;
   }

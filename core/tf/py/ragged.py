@@ -111,6 +111,16 @@ class RaggedTensor:
         return constant(rows, dtype=tensor.dtype, ragged_rank=ragged_rank,
                         inner_shape=tuple(tensor.shape[ragged_rank + 1:]) or None)
 
+    @classmethod
+    def from_sparse(cls, st_input, name=None, row_splits_dtype=tf.int64):
+        """A RaggedTensor of a 2-D SparseTensor's rows (indices in row-major order)."""
+        if st_input.indices.shape.rank != 2 or st_input.indices.shape[1] != 2:
+            raise ValueError("rank(st_input) must be 2.")
+        nrows = int(st_input.dense_shape[0])
+        rows = [int(i) for i in st_input.indices.numpy()[:, 0]]
+        return cls.from_value_rowids(st_input.values, tf.constant(rows, tf.int64), nrows) \
+            .with_row_splits_dtype(row_splits_dtype)
+
     # ---- properties ------------------------------------------------------------------------
 
     @property
@@ -571,6 +581,101 @@ def range_(starts, limits=None, deltas=1, dtype=None, name=None, row_splits_dtyp
     return constant(rows, dtype=dtype or tf.convert_to_tensor(limits).dtype)
 
 
+# ---- tf functions on ragged arguments (eager: they read the values) ------------------------
+
+def _identity(kind, dtype):
+    """What a reduction of no values gives, as TensorFlow's segment reductions."""
+    import numpy as np
+    if kind == "sum":
+        return 0
+    if kind == "prod":
+        return 1
+    info = np.finfo if dtype.is_floating else np.iinfo
+    np_type = dtype.as_numpy_dtype
+    if kind == "max":
+        return -np.inf if dtype.is_floating else info(np_type).min
+    return np.inf if dtype.is_floating else info(np_type).max
+
+
+def _reduce_rows(kind, groups, dtype):
+    """One reduction of each list of values in `groups`."""
+    out = []
+    for g in groups:
+        if not g:
+            out.append(_identity(kind, dtype))
+        elif kind == "sum":
+            out.append(sum(g))
+        elif kind == "prod":
+            p = 1
+            for v in g:
+                p *= v
+            out.append(p)
+        else:
+            out.append(max(g) if kind == "max" else min(g))
+    return out
+
+
+def reduce(kind, rt, axis=None, keepdims=False):
+    """tf.reduce_sum/prod/max/min/mean of a RaggedTensor of ragged_rank 1: over all values,
+    each row (axis 1) or each column (axis 0)."""
+    if kind == "mean":
+        total = reduce("sum", rt, axis, keepdims)
+        count = reduce("sum", rt.with_flat_values(tf.ones_like(rt.flat_values)), axis, keepdims)
+        if isinstance(total, RaggedTensor):
+            return total.with_flat_values(total.flat_values / count.flat_values)
+        return total / count
+    fn = {"sum": tf.reduce_sum, "prod": tf.reduce_prod, "max": tf.reduce_max,
+          "min": tf.reduce_min}[kind]
+    if axis is None:
+        return fn(rt.flat_values)
+    rank = rt.shape.rank
+    axis = int(axis)
+    if axis < -rank or axis >= rank:
+        raise ValueError(f"axis={axis} out of bounds: expected {-rank}<=axis<{rank}")
+    axis %= rank
+    if rt.ragged_rank != 1 or rank != 2:
+        raise NotImplementedError("ragged reductions of ragged_rank 1 matrices only")
+    rows = rt.to_list()
+    if axis == 1:
+        groups = rows
+    else:
+        width = max((len(r) for r in rows), default=0)
+        groups = [[r[j] for r in rows if len(r) > j] for j in range(width)]
+    result = tf.constant(_reduce_rows(kind, groups, rt.dtype), rt.dtype, shape=[len(groups)])
+    if keepdims:
+        result = tf.expand_dims(result, axis)
+    return result
+
+
+def concat(values, axis):
+    """tf.concat of RaggedTensors (and nested lists or tensors): rows appended (axis 0) or each
+    row extended (axis 1)."""
+    items = [v if isinstance(v, RaggedTensor) else constant(
+        tf.convert_to_tensor(v).numpy().tolist() if not isinstance(v, list) else v)
+        for v in values]
+    dtype = items[0].dtype
+    lists = [v.to_list() for v in items]
+    rank = items[0].shape.rank
+    axis = int(axis) % rank
+    if axis == 0:
+        rows = [r for rows in lists for r in rows]
+    elif axis == 1:
+        if len({len(rows) for rows in lists}) != 1:
+            raise tf.errors.InvalidArgumentError(
+                None, None, "Input tensors at index 0 (=x) and 1 (=y) have incompatible shapes.")
+        rows = [sum(parts, []) for parts in zip(*lists)]
+    else:
+        raise NotImplementedError("ragged concat along axis 0 or 1 only")
+    return constant(rows, dtype=dtype, ragged_rank=items[0].ragged_rank)
+
+
+def tile(rt, multiples):
+    """tf.tile of a RaggedTensor of ragged_rank 1: rows repeated, and each row's values."""
+    m = [int(x) for x in tf.convert_to_tensor(multiples).numpy()]
+    rows = [row * m[1] for row in rt.to_list()] * m[0]
+    return constant(rows, dtype=rt.dtype)
+
+
 def _export():
     _ragged.RaggedTensor = RaggedTensor
     _ragged.constant = constant
@@ -578,7 +683,8 @@ def _export():
     _ragged.range = range_
     _ragged.range.__name__ = "range"
     tf.RaggedTensor = RaggedTensor
-    tf.ragged.is_ragged = is_ragged
+    global _ragged_reduce, _ragged_concat_impl, _ragged_tile_impl
+    _ragged_reduce, _ragged_concat_impl, _ragged_tile_impl = reduce, concat, tile
     for fn in (constant, map_flat_values, is_ragged):
         fn.__module__ = "tensorflow.ragged"
 

@@ -199,8 +199,32 @@ def add(a, b, threshold=0):
     raise TypeError("At least one input should be SparseTensor; do you mean to use tf.add?")
 
 
+def map_values(op, *args, **kwargs):
+    """`op` applied to the values of the SparseTensor arguments (all with the same indices);
+    the result has their indices and dense shape."""
+    template = None
+
+    def unwrap(v):
+        nonlocal template
+        if isinstance(v, SparseTensor):
+            if template is None:
+                template = v
+            elif v.indices.shape != template.indices.shape or not bool(
+                    tf.reduce_all(tf.equal(v.indices, template.indices))):
+                raise tf.errors.InvalidArgumentError(
+                    None, None, "Inputs must have identical indices.")
+            return v.values
+        return v
+
+    args = [unwrap(a) for a in args]
+    kwargs = {k: unwrap(v) for k, v in kwargs.items()}
+    if template is None:
+        raise ValueError("No SparseTensor in argument list of map_values")
+    return template.with_values(op(*args, **kwargs))
+
+
 def _export():
-    for fn in (to_dense, from_dense, reorder, add):
+    for fn in (to_dense, from_dense, reorder, add, map_values):
         fn.__module__ = "tensorflow.sparse"
         setattr(_sparse, fn.__name__, fn)
     _sparse.SparseTensor = SparseTensor

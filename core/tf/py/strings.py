@@ -6,9 +6,11 @@ traced. A RaggedTensor argument is handled as TensorFlow's ragged dispatch does:
 its flat values and the result keeps its row partitions. The splits return a RaggedTensor for
 inputs of rank 1 or more, and a plain tensor of the pieces for a scalar.
 
-Elementwise functions of tf and tf.math also accept RaggedTensors here (tf.add(ragged, 3),
-tf.math.square(ragged)): they are wrapped, once, so that a ragged argument is unwrapped to its
-flat values first; other arguments reach the original function untouched.
+Functions of tf and tf.math also accept RaggedTensors here, as TensorFlow's dispatch makes
+them: the elementwise ones (tf.add(ragged, 3), tf.math.square(ragged)) run on the flat values;
+the reductions, tf.concat and tf.tile on ragged arguments are ragged.py's (eager). They are
+wrapped once, at import; any call without a ragged argument reaches the original function
+with its arguments untouched.
 """
 
 import functools as _functools
@@ -287,8 +289,58 @@ def _ragged_aware(fn):
     return dispatch
 
 
+def _ragged_reduction(fn, kind):
+    @_functools.wraps(fn)
+    def dispatch(input_tensor, *args, **kwargs):
+        if isinstance(input_tensor, RaggedTensor):
+            bound = dict(zip(("axis", "keepdims", "name"), args), **kwargs)
+            return _ragged_reduce(kind, input_tensor, bound.get("axis"),
+                                  bool(bound.get("keepdims", False)))
+        return fn(input_tensor, *args, **kwargs)
+    dispatch.__ragged_original__ = fn
+    return dispatch
+
+
+def _ragged_concat(fn):
+    @_functools.wraps(fn)
+    def dispatch(values, *args, **kwargs):
+        if isinstance(values, (list, tuple)) and any(isinstance(v, RaggedTensor)
+                                                     for v in values):
+            bound = dict(zip(("axis", "name"), args), **kwargs)
+            return _ragged_concat_impl(values, bound["axis"])
+        return fn(values, *args, **kwargs)
+    dispatch.__ragged_original__ = fn
+    return dispatch
+
+
+def _ragged_tile(fn):
+    @_functools.wraps(fn)
+    def dispatch(input, *args, **kwargs):
+        if isinstance(input, RaggedTensor):
+            bound = dict(zip(("multiples", "name"), args), **kwargs)
+            return _ragged_tile_impl(input, bound["multiples"])
+        return fn(input, *args, **kwargs)
+    dispatch.__ragged_original__ = fn
+    return dispatch
+
+
+_REDUCTIONS = {"reduce_sum": "sum", "reduce_prod": "prod", "reduce_max": "max",
+               "reduce_min": "min", "reduce_mean": "mean"}
+
+
 def _install_dispatch():
     wrapped = {}
+    for ns in (tf.math, tf):
+        for fname, kind in _REDUCTIONS.items():
+            fn = ns.__dict__.get(fname)
+            if fn is None or hasattr(fn, "__ragged_original__"):
+                continue
+            if id(fn) not in wrapped:
+                wrapped[id(fn)] = _ragged_reduction(fn, kind)
+            setattr(ns, fname, wrapped[id(fn)])
+    if not hasattr(tf.concat, "__ragged_original__"):
+        tf.concat = _ragged_concat(tf.concat)
+        tf.tile = _ragged_tile(tf.tile)
     for ns in (tf.math, tf, tf.nn):
         for fname in _UNARY + _BINARY:
             fn = ns.__dict__.get(fname) if hasattr(ns, "__dict__") else None
