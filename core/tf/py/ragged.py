@@ -465,9 +465,29 @@ def _binary(fn, a, b):
             raise tf.errors.InvalidArgumentError(
                 None, None, "Inputs must have identical ragged splits")
         return template.with_flat_values(fn(a.flat_values, b.flat_values))
-    fa = a.flat_values if ra else a
-    fb = b.flat_values if rb else b
+    fa = a.flat_values if ra else _align(a, template)
+    fb = b.flat_values if rb else _align(b, template)
     return template.with_flat_values(fn(fa, fb))
+
+
+def _align(dense, template):
+    """A dense operand of an elementwise op with `template`, shaped to meet its flat values.
+    Of a lower rank it broadcasts against them as it is (its dims that reach the ragged
+    dimension are 1); of the same rank (ragged_rank 1), its rows are repeated for each value of
+    the template's rows, as TensorFlow's ragged broadcasting does."""
+    if not isinstance(dense, tf.Tensor):
+        dense = tf.convert_to_tensor(dense, dtype_hint=template.dtype)
+    rank, full = dense.shape.rank, template.shape.rank
+    if rank is None or rank < full:
+        return dense
+    if rank == full and template.ragged_rank == 1 and dense.shape[1] == 1:
+        rows = dense[:, 0]
+        if dense.shape[0] == 1:
+            return rows
+        return tf.gather(rows, template.value_rowids())
+    raise NotImplementedError(f"Trellis does not broadcast a dense operand of shape "
+                              f"{dense.shape} against a ragged tensor of shape "
+                              f"{template.shape}")
 
 
 def _max_depth(value):
