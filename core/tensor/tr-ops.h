@@ -106,7 +106,7 @@ G_BEGIN_DECLS
   X(SHAPE, "Shape")                                                                                \
   X(SIZE, "Size")                                                                                  \
   X(RANK, "Rank")                                                                                  \
-  /* strings (ops-strings.c); parameters that TensorFlow gives as string attrs are scalar inputs */ \
+  /* strings (ops-strings.c): TensorFlow's string attrs are scalar string inputs here */           \
   X(STRING_LENGTH, "StringLength")                                                                 \
   X(STRING_UPPER, "StringUpper")                                                                   \
   X(STRING_LOWER, "StringLower")                                                                   \
