@@ -21,6 +21,7 @@ op_table_init(gpointer unused)
   tr_ops_register_linalg(op_defs);
   tr_ops_register_shape(op_defs);
   tr_ops_register_create(op_defs);
+  tr_ops_register_strings(op_defs);
   for (int i = 0; i < TR_N_OPS; i++) {
     op_defs[i].type = op_types[i];
     if (!op_defs[i].name)

@@ -105,7 +105,19 @@ G_BEGIN_DECLS
    * graphs where they are known only at run time; eager code and known shapes make constants */   \
   X(SHAPE, "Shape")                                                                                \
   X(SIZE, "Size")                                                                                  \
-  X(RANK, "Rank")
+  X(RANK, "Rank")                                                                                  \
+  /* strings (ops-strings.c): TensorFlow's string attrs are scalar string inputs here */           \
+  X(STRING_LENGTH, "StringLength")                                                                 \
+  X(STRING_UPPER, "StringUpper")                                                                   \
+  X(STRING_LOWER, "StringLower")                                                                   \
+  X(STRING_STRIP, "StringStrip")                                                                   \
+  X(SUBSTR, "Substr")                                                                              \
+  X(STRING_TO_NUMBER, "StringToNumber")                                                            \
+  X(AS_STRING, "AsString")                                                                         \
+  X(REGEX_FULL_MATCH, "RegexFullMatch")                                                            \
+  X(REGEX_REPLACE, "RegexReplace")                                                                 \
+  X(REDUCE_JOIN, "ReduceJoin")                                                                     \
+  X(STRING_SPLIT, "StringSplitV2")
 
 typedef enum {
 #define TR_OP_ENUM(id, tf) TR_OP_##id,
@@ -148,6 +160,8 @@ typedef struct {
   uint32_t ellipsis_mask;    /* strided_slice: bit i is `...` */
   uint32_t new_axis_mask;    /* strided_slice: bit i is `tf.newaxis` */
   uint32_t shrink_axis_mask; /* strided_slice: bit i is an integer index */
+  int str_mode;  /* strings: StringLength/Substr unit (0 BYTE, 1 UTF8_CHAR), StringSplitV2 kind */
+  bool str_flag; /* strings: RegexReplace replace_global; StringSplitV2 gives its row_splits */
 } TrAttrs;
 
 /* Defaults: no axes given (n_axes = -1), dtype invalid, VALID padding, stride 1. */

@@ -14,6 +14,7 @@ void tr_ops_register_reduce(TrOpDef *defs);      /* ops-reduce.c */
 void tr_ops_register_linalg(TrOpDef *defs);      /* ops-linalg.c */
 void tr_ops_register_shape(TrOpDef *defs);       /* ops-shape.c */
 void tr_ops_register_create(TrOpDef *defs);      /* ops-create.c */
+void tr_ops_register_strings(TrOpDef *defs);     /* ops-strings.c */
 
 /* The flag tr_set_cancel_flag() set; NULL when none. */
 extern const volatile sig_atomic_t *tr_cancel_flag;

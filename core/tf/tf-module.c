@@ -291,6 +291,7 @@ static const struct {
     {tf_gradient_init, tf_gradient_clear}, {tf_keras_init, tf_keras_clear},
     {tf_numpy_init, tf_numpy_clear},
     {tf_debugging_init, tf_debugging_clear},
+    {tf_strings_init, tf_strings_clear},
 };
 
 /* A submodule `tensorflow.NAME`, set as the module's attribute and in sys.modules. Returns it

@@ -27,6 +27,7 @@
  *   tf-tensorarray.c tf.TensorArray
  *   tf-gradient.c    tf.GradientTape
  *   tf-keras.c       tf.keras (py/keras.py, run on first use)
+ *   tf-strings.c     tf.strings, tf.ragged, tf.sparse (py/ragged.py, sparse.py, strings.py)
  */
 #pragma once
 
@@ -477,6 +478,8 @@ void tf_tape_record_call(TfState *st, TrGraph *graph, const TfOperand *in, int n
 
 int tf_keras_init(PyObject *module, TfState *st);
 void tf_keras_clear(TfState *st);
+int tf_strings_init(PyObject *module, TfState *st); /* tf-strings.c */
+void tf_strings_clear(TfState *st);
 
 /* tf-numpy.c: tf.experimental.numpy (py/tnp.py, run on first use) */
 int tf_numpy_init(PyObject *module, TfState *st);
