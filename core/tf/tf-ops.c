@@ -2230,6 +2230,67 @@ enum { TF_FUNCTION_LIST(FUNCTION_ENUM) N_FUNCTIONS };
 static const OpsFunction functions[N_FUNCTIONS] = {TF_FUNCTION_LIST(FUNCTION_ROW)};
 #undef FUNCTION_ROW
 
+/* Whether `v` is of a type that takes part in dispatch (its class has `_tf_api_dispatch`:
+ * RaggedTensor). */
+static bool
+dispatch_type(PyObject *v)
+{
+  return PyObject_HasAttrString((PyObject *)Py_TYPE(v), "_tf_api_dispatch");
+}
+
+/* Whether `v`, or an item of a list or tuple `v` (tf.concat's values), takes part in dispatch. */
+static bool
+dispatchable(PyObject *v)
+{
+  if (!PyList_Check(v) && !PyTuple_Check(v))
+    return dispatch_type(v);
+  PyObject *seq = PySequence_Fast(v, ""); /* owned */
+  bool any = false;
+  for (Py_ssize_t i = 0; seq && !any && i < PySequence_Fast_GET_SIZE(seq); i++)
+    any = dispatch_type(PySequence_Fast_GET_ITEM(seq, i));
+  Py_XDECREF(seq);
+  return any;
+}
+
+/* A failed call whose arguments include a composite tensor goes to the dispatcher (py/strings.py
+ * registers it), as TensorFlow's API dispatch does: `dispatcher(name, args, kwargs)` returns
+ * the result, or NotImplemented to let the call's own error stand. Only failed calls look: a
+ * call with plain tensors pays nothing. */
+static PyObject *
+dispatch_failed_call(TfState *st, const OpsFunction *f, PyObject *const *args, Py_ssize_t nargs,
+                     PyObject *kwnames)
+{
+  Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb); /* the checks below must not clear it */
+  bool any = false;
+  for (Py_ssize_t i = 0; !any && i < nargs + nkw; i++)
+    any = dispatchable(args[i]);
+  if (!any) {
+    PyErr_Restore(type, value, tb);
+    return NULL;
+  }
+  PyObject *pos = PyTuple_New(nargs), *kw = PyDict_New(); /* owned */
+  for (Py_ssize_t i = 0; pos && i < nargs; i++)
+    PyTuple_SET_ITEM(pos, i, Py_NewRef(args[i]));
+  for (Py_ssize_t i = 0; kw && i < nkw; i++)
+    if (PyDict_SetItem(kw, PyTuple_GET_ITEM(kwnames, i), args[nargs + i]) < 0)
+      Py_CLEAR(kw);
+  PyObject *r = pos && kw ? PyObject_CallFunction(st->api_dispatcher, "sOO", f->name, pos, kw)
+                          : NULL; /* owned */
+  Py_XDECREF(pos);
+  Py_XDECREF(kw);
+  if (r == Py_NotImplemented) {
+    Py_DECREF(r);
+    PyErr_Restore(type, value, tb);
+    return NULL;
+  }
+  Py_XDECREF(type);
+  Py_XDECREF(value);
+  Py_XDECREF(tb);
+  return r;
+}
+
 /* Binds a call's arguments to row `i` and runs its body. */
 static PyObject *
 call_function(int i, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
@@ -2238,8 +2299,27 @@ call_function(int i, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
   PyObject *a[MAX_PARAMS];
   if (!tf_parse_args(f->name, args, nargs, kwnames, f->params, f->n_required, a))
     return NULL;
-  return f->body(tf_state(), f, a);
+  TfState *st = tf_state();
+  PyObject *r = f->body(st, f, a);
+  if (r || !st->api_dispatcher)
+    return r;
+  return dispatch_failed_call(st, f, args, nargs, kwnames);
 }
+
+/* tf._set_api_dispatcher(fn): the callable that serves failed calls with composite arguments
+ * (None: none). */
+static PyObject *
+set_api_dispatcher(PyObject *module, PyObject *fn)
+{
+  TfState *st = PyModule_GetState(module); /* bound to the module: it may run during import */
+  if (fn != Py_None && !PyCallable_Check(fn))
+    return PyErr_Format(PyExc_TypeError, "expected a callable or None");
+  Py_XSETREF(st->api_dispatcher, fn == Py_None ? NULL : Py_NewRef(fn));
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef dispatcher_def = {"_set_api_dispatcher", set_api_dispatcher, METH_O,
+                                     "Sets the dispatcher of tf functions for composite tensors."};
 
 /* Each row's C entry point: the row it stands for is all it adds to call_function. */
 #define FUNCTION_ENTRY(nm, body, params, n_required, op, node, modules)                            \
@@ -2321,8 +2401,15 @@ tf_ops_init(PyObject *module, TfState *st)
     }
     Py_DECREF(fn);
   }
-  PyObject *einsum_fn = PyCFunction_NewEx(&einsum_def, NULL, module_name); /* owned */
+  PyObject *einsum_fn = PyCFunction_NewEx(&einsum_def, NULL, module_name);        /* owned */
+  PyObject *set_fn = PyCFunction_NewEx(&dispatcher_def, st->module, module_name); /* owned */
   Py_DECREF(module_name);
+  if (!set_fn || PyModule_AddObjectRef(st->module, "_set_api_dispatcher", set_fn) < 0) {
+    Py_XDECREF(set_fn);
+    Py_XDECREF(einsum_fn);
+    return -1;
+  }
+  Py_DECREF(set_fn);
   if (!einsum_fn)
     return -1;
   int r = PyModule_AddObjectRef(st->module, "einsum", einsum_fn) < 0 ||
@@ -2338,4 +2425,5 @@ tf_ops_clear(TfState *st)
 {
   /* The functions are the modules' attributes, dropped with them; the random state is plain
    * data. */
+  Py_CLEAR(st->api_dispatcher);
 }

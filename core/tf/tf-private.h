@@ -103,6 +103,9 @@ typedef struct {
   bool stopped;            /* a debugger_stopped was emitted, no debugger_continued since */
   gint64 stopped_ns;       /* its bus time */
 
+  /* tf-ops.c: the Python callable that serves tf functions called with composite arguments
+   * (RaggedTensor, SparseTensor: types with a `_tf_api_dispatch` attribute), or NULL */
+  PyObject *api_dispatcher;
   /* tf-ops.c: tf.random's global seed and op counter */
   bool random_seeded;
   int64_t random_seed;
@@ -170,7 +173,7 @@ typedef struct {
   X(Dataset) X(Iterator)                                                                           \
   X(TensorArray)                                                                                   \
   X(GradientTape) X(StopRecording) X(CustomGradient) X(UnconnectedGradients) X(variable_watch)     \
-  X(keras) X(file_names) X(cell_names)
+  X(keras) X(file_names) X(cell_names) X(api_dispatcher)
 /* clang-format on */
 
 /* The state of the imported module of this interpreter (never NULL once imported). */

@@ -6,11 +6,11 @@ traced. A RaggedTensor argument is handled as TensorFlow's ragged dispatch does:
 its flat values and the result keeps its row partitions. The splits return a RaggedTensor for
 inputs of rank 1 or more, and a plain tensor of the pieces for a scalar.
 
-Functions of tf and tf.math also accept RaggedTensors here, as TensorFlow's dispatch makes
-them: the elementwise ones (tf.add(ragged, 3), tf.math.square(ragged)) run on the flat values;
-the reductions, tf.concat and tf.tile on ragged arguments are ragged.py's (eager). They are
-wrapped once, at import; any call without a ragged argument reaches the original function
-with its arguments untouched.
+Functions of tf and tf.math also accept RaggedTensors, as TensorFlow's API dispatch makes them:
+the elementwise ones (tf.add(ragged, 3), tf.math.square(ragged)) run on the flat values; the
+reductions, tf.concat and tf.tile on ragged arguments are ragged.py's (eager). The functions
+stay C functions: only a call that fails in C with a RaggedTensor among its arguments reaches
+the dispatcher registered here (tf._set_api_dispatcher, tf-ops.c), so plain calls pay nothing.
 """
 
 import functools as _functools
@@ -328,27 +328,30 @@ _REDUCTIONS = {"reduce_sum": "sum", "reduce_prod": "prod", "reduce_max": "max",
                "reduce_min": "min", "reduce_mean": "mean"}
 
 
+_DISPATCH = {}
+
+
+def _dispatch(name, args, kwargs):
+    """tf._set_api_dispatcher's callable: the C function `name` failed on arguments that include
+    a RaggedTensor; the ragged version runs instead, or NotImplemented leaves its error."""
+    impl = _DISPATCH.get(name)
+    return NotImplemented if impl is None else impl(*args, **kwargs)
+
+
 def _install_dispatch():
-    wrapped = {}
-    for ns in (tf.math, tf):
-        for fname, kind in _REDUCTIONS.items():
-            fn = ns.__dict__.get(fname)
-            if fn is None or hasattr(fn, "__ragged_original__"):
-                continue
-            if id(fn) not in wrapped:
-                wrapped[id(fn)] = _ragged_reduction(fn, kind)
-            setattr(ns, fname, wrapped[id(fn)])
-    if not hasattr(tf.concat, "__ragged_original__"):
-        tf.concat = _ragged_concat(tf.concat)
-        tf.tile = _ragged_tile(tf.tile)
-    for ns in (tf.math, tf, tf.nn):
-        for fname in _UNARY + _BINARY:
-            fn = ns.__dict__.get(fname) if hasattr(ns, "__dict__") else None
-            if fn is None or hasattr(fn, "__ragged_original__"):
-                continue
-            if id(fn) not in wrapped:
-                wrapped[id(fn)] = _ragged_aware(fn)
-            setattr(ns, fname, wrapped[id(fn)])
+    """The ragged versions of tf's functions, reached only when a call with a RaggedTensor
+    argument fails in C (tf-ops.c): a call with plain tensors goes straight to C."""
+    for fname, kind in _REDUCTIONS.items():
+        _DISPATCH[fname] = _ragged_reduction(getattr(tf, fname), kind)
+    _DISPATCH["concat"] = _ragged_concat(tf.concat)
+    _DISPATCH["tile"] = _ragged_tile(tf.tile)
+    for fname in _UNARY + _BINARY:
+        fn = getattr(tf.math, fname, None) or getattr(tf, fname, None) or \
+            getattr(tf.nn, fname, None)
+        if fn is not None:
+            _DISPATCH[fname] = _ragged_aware(fn)
+    RaggedTensor._tf_api_dispatch = True
+    tf._set_api_dispatcher(_dispatch)
 
 
 def _export():
