@@ -289,8 +289,7 @@ static const struct {
     {tf_control_init, tf_control_clear},   {tf_autograph_init, tf_autograph_clear},
     {tf_data_init, tf_data_clear},         {tf_tensorarray_init, tf_tensorarray_clear},
     {tf_gradient_init, tf_gradient_clear}, {tf_keras_init, tf_keras_clear},
-    {tf_numpy_init, tf_numpy_clear},
-    {tf_debugging_init, tf_debugging_clear},
+    {tf_numpy_init, tf_numpy_clear},       {tf_debugging_init, tf_debugging_clear},
     {tf_strings_init, tf_strings_clear},
 };
 
