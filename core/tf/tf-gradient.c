@@ -662,6 +662,25 @@ eager_gradient(GradCall *gc)
   return true;
 }
 
+/* An eager tensor `v` used by a tape that records the graph being traced: the ops read it as
+ * the graph's capture of it, so the tape watches (or differentiates with respect to) that
+ * capture, as TensorFlow's tape does inside a FuncGraph. Sets *out to the capture's output, or
+ * out->node to NULL when the tape is an eager one. False with an exception set on failure. */
+static bool
+capture_in_tape_graph(TfState *st, TfTape *t, PyObject *v, TrOutput *out)
+{
+  out->node = NULL;
+  TfTrace *tr = tf_trace(st);
+  if (!t->graph || !tr || tr->graph != t->graph)
+    return true;
+  TfOperand o;
+  if (!tf_operand(st, v, TR_DTYPE_INVALID, false, &o))
+    return false;
+  *out = o.out;
+  tf_operand_clear(&o);
+  return true;
+}
+
 /* Traced: the graph builder's handle of a symbolic tensor of the tape's graph or of a Variable,
  * or NULL. */
 static void *
@@ -669,6 +688,14 @@ traced_handle_of(TfState *st, TrGradGraph *b, TfTape *t, PyObject *v)
 {
   if (tf_is_variable(st, v))
     return tr_grad_graph_variable_handle(b, ((TfVariable *)v)->var);
+  if (tf_is_tensor(st, v) && tf_tensor_value(v)) {
+    TrOutput out;
+    if (!capture_in_tape_graph(st, t, v, &out) || !out.node) {
+      PyErr_Clear(); /* not capturable: no gradient, as for any tensor the tape did not see */
+      return NULL;
+    }
+    return tr_grad_graph_handle(b, out);
+  }
   if (!tf_is_symbolic(st, v) || tf_symbolic_graph(v) != t->graph)
     return NULL;
   return tr_grad_graph_handle(b, tf_symbolic_output(v));
@@ -1530,13 +1557,16 @@ watch_leaf(TfState *st, TfTape *t, PyObject *v)
     }
     return true;
   }
-  TrTensor *value = tf_tensor_value(v);
-  if (value) {
-    tape_value_handle(t, value)->tracked = true;
+  TrOutput out;
+  if (!tf_tensor_value(v))
+    out = tf_symbolic_output(v);
+  else if (!capture_in_tape_graph(st, t, v, &out))
+    return !PyErr_Occurred();
+  if (out.node) {
+    g_hash_table_add(t->watched_outs, g_memdup2(&out, sizeof out));
     return true;
   }
-  TrOutput out = tf_symbolic_output(v);
-  g_hash_table_add(t->watched_outs, g_memdup2(&out, sizeof out));
+  tape_value_handle(t, tf_tensor_value(v))->tracked = true;
   return true;
 }
 
