@@ -1545,6 +1545,56 @@ kernel_rank(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTensor *out, 
   return true;
 }
 
+/* ---- Where ---------------------------------------------------------------------------------
+ * The coordinates of the true (non-zero) elements, in row-major order: [count, rank] int64. The
+ * count is known once the input's value is: eagerly, and when a graph runs. */
+
+static bool
+where_nonzero(const TrTensor *x, int64_t i)
+{
+  return x->dtype == TR_BOOL ? tr_tensor_get_i64(x, i) != 0 : tr_tensor_get_f64(x, i) != 0.0;
+}
+
+static bool
+infer_where(const TrTensorInfo *in, int n_in, const TrAttrs *attrs, TrDType *dtype, TrShape *shape,
+            GError **error)
+{
+  TrDType t = in[0].dtype;
+  if (t == TR_STRING || tr_dtype_is_complex(t)) {
+    tr_set_op_error(error, TR_ERROR_INVALID_ARGUMENT, "Where",
+                    "Value for attr 'T' of %s is not in the list of allowed values",
+                    tr_dtype_tf_name(t));
+    return false;
+  }
+  *dtype = TR_INT64;
+  int64_t count = TR_UNKNOWN;
+  if (in[0].value) {
+    count = 0;
+    for (int64_t i = 0; i < tr_tensor_num_elements(in[0].value); i++)
+      count += where_nonzero(in[0].value, i);
+  }
+  int rank = in[0].shape.rank;
+  *shape = tr_shape_make(2, (int64_t[]){count, rank == TR_UNKNOWN ? TR_UNKNOWN : rank});
+  return true;
+}
+
+static bool
+kernel_where(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTensor *out, GError **error)
+{
+  const TrTensor *x = in[0];
+  int rank = x->shape.rank;
+  int64_t *dst = tr_tensor_data(out), index[TR_MAX_RANK] = {0};
+  for (int64_t i = 0; i < tr_tensor_num_elements(x); i++) {
+    if (where_nonzero(x, i)) {
+      memcpy(dst, index, sizeof(int64_t) * (size_t)rank);
+      dst += rank;
+    }
+    for (int d = rank - 1; d >= 0 && ++index[d] == x->shape.dims[d]; d--)
+      index[d] = 0;
+  }
+  return true;
+}
+
 /* ---- registration ----------------------------------------------------------------------- */
 
 void
@@ -1591,6 +1641,8 @@ tr_ops_register_shape(TrOpDef *defs)
       (TrOpDef){.name = "Shape", .n_inputs = 1, .infer = infer_shape_op, .kernel = kernel_shape_op};
   defs[TR_OP_SIZE] =
       (TrOpDef){.name = "Size", .n_inputs = 1, .infer = infer_scalar_index, .kernel = kernel_size};
+  defs[TR_OP_WHERE] =
+      (TrOpDef){.name = "Where", .n_inputs = 1, .infer = infer_where, .kernel = kernel_where};
   defs[TR_OP_RANK] =
       (TrOpDef){.name = "Rank", .n_inputs = 1, .infer = infer_rank, .kernel = kernel_rank};
   defs[TR_OP_STOP_GRADIENT] = (TrOpDef){.name = "StopGradient",

@@ -106,6 +106,8 @@ G_BEGIN_DECLS
   X(SHAPE, "Shape")                                                                                \
   X(SIZE, "Size")                                                                                  \
   X(RANK, "Rank")                                                                                  \
+  /* tf.where(condition): the int64 coordinates of the non-zero elements, [count, rank] */         \
+  X(WHERE, "Where")                                                                                \
   /* strings (ops-strings.c): TensorFlow's string attrs are scalar string inputs here */           \
   X(STRING_LENGTH, "StringLength")                                                                 \
   X(STRING_UPPER, "StringUpper")                                                                   \

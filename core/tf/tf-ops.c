@@ -917,12 +917,12 @@ tf_expand_dims(TfState *st, const OpsFunction *f, PyObject *const *a)
 static PyObject *
 tf_where(TfState *st, const OpsFunction *f, PyObject *const *a)
 {
-  if (!given(a[1]) || !given(a[2])) {
-    PyErr_SetString(
-        st->errors[TF_ERROR_UNIMPLEMENTED],
-        "tf.where with only a condition (coordinates of true elements) is not supported yet");
+  if (given(a[1]) != given(a[2])) {
+    PyErr_SetString(PyExc_ValueError, "x and y must both be non-None or both be None.");
     return NULL;
   }
+  if (!given(a[1]))
+    return apply1(st, TR_OP_WHERE, a[0], NULL, name_arg(a[3], "Where"));
   TfOperand in[3];
   if (!operand_arg(st, a[0], TR_BOOL, &in[0]))
     return NULL;
