@@ -62,9 +62,10 @@ blas(void)
 /* Bytes of one im2col block; measured best at 4 MB. */
 #define IM2COL_BLOCK_BYTES (4u << 20)
 /* Multiply-adds of a GEMM between two polls of the cancel flag (tr_cancel_requested): a larger
- * GEMM runs in tiles of C of about this much work, each 5-50 ms on a 2-core machine, so an
- * interrupt stops it well within a second; splitting costs nothing measurable at this size. */
-#define GEMM_CHUNK_MACS ((int64_t)1 << 30)
+ * GEMM runs in tiles of C of about this much work, 20-150 ms on a 2-core machine, so an
+ * interrupt stops it well within a second. Measured: tiles of 1 G multiply-adds cost a 2048^3
+ * GEMM 9% against one cblas_sgemm call; of 4 G, nothing measurable. */
+#define GEMM_CHUNK_MACS ((int64_t)1 << 32)
 /* The smallest side of such a tile: BLAS loses speed on thinner ones. */
 #define GEMM_MIN_TILE 256
 

@@ -53,21 +53,21 @@ test_large_gemm_stops(void)
 static void
 test_tiled_gemm_matches_untiled(void)
 {
-  /* 1300 x 700 x 1300: more multiply-adds than one tile, in two tiles of rows. A transposed
-   * operand takes the strided path of the tiles. */
-  g_autoptr(TrTensor) a = tt_arange(TR_FLOAT64, DIMS(1300, 700));
-  g_autoptr(TrTensor) b = tt_arange(TR_FLOAT64, DIMS(1300, 700));
+  /* 2600 x 1300 x 1400: more multiply-adds than one tile (4 G), in two tiles of rows (2359 rows
+   * and 241). A transposed operand takes the strided path of the tiles. */
+  g_autoptr(TrTensor) a = tt_arange(TR_FLOAT64, DIMS(2600, 1300));
+  g_autoptr(TrTensor) b = tt_arange(TR_FLOAT64, DIMS(1400, 1300));
   GError *error = NULL;
   g_autoptr(TrTensor) c = tr_matmul(a, b, false, true, &error);
   g_assert_no_error(error);
-  const double *pa = tr_tensor_data(a), *pc = tr_tensor_data(c);
-  const int64_t probes[][2] = {{0, 0}, {1179, 5}, {1180, 1299}, {1299, 1299}, {600, 700}};
+  const double *pa = tr_tensor_data(a), *pb = tr_tensor_data(b), *pc = tr_tensor_data(c);
+  const int64_t probes[][2] = {{0, 0}, {2358, 5}, {2359, 1399}, {2599, 1399}, {1200, 700}};
   for (size_t i = 0; i < G_N_ELEMENTS(probes); i++) {
     int64_t r = probes[i][0], col = probes[i][1];
     double want = 0;
-    for (int64_t k = 0; k < 700; k++)
-      want += pa[r * 700 + k] * pa[col * 700 + k];
-    g_assert_cmpfloat_with_epsilon(pc[r * 1300 + col], want, fabs(want) * 1e-12);
+    for (int64_t k = 0; k < 1300; k++)
+      want += pa[r * 1300 + k] * pb[col * 1300 + k];
+    g_assert_cmpfloat_with_epsilon(pc[r * 1400 + col], want, fabs(want) * 1e-12);
   }
 }
 
@@ -124,7 +124,7 @@ test_large_conv_stops(void)
   /* 3x3 at stride 1 (shifted GEMMs), at stride 2 (im2col) and 1x1 (one large GEMM). */
   g_autoptr(TrTensor) x = filled(DIMS(4, 128, 128, 64), 1.0f);
   g_autoptr(TrTensor) f3 = filled(DIMS(3, 3, 64, 64), 1.0f);
-  g_autoptr(TrTensor) big = filled(DIMS(2, 128, 128, 256), 1.0f);
+  g_autoptr(TrTensor) big = filled(DIMS(5, 128, 128, 256), 1.0f); /* 5.4 G multiply-adds */
   g_autoptr(TrTensor) f1 = filled(DIMS(1, 1, 256, 256), 1.0f);
   cancel = 1;
   GError *error = NULL;
