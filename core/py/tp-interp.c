@@ -24,7 +24,7 @@
 #include <sanitizer/lsan_interface.h>
 #endif
 
-G_DEFINE_QUARK(tp - interp - error - quark, tp_interp_error)
+G_DEFINE_QUARK(tp-interp-error-quark, tp_interp_error);
 
 struct TpInterp {
   TpWriteFunc write;           /* the host's output callback, or NULL (Python's own streams) */

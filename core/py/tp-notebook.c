@@ -5,7 +5,7 @@
 
 #include <jansson.h>
 
-G_DEFINE_QUARK(tp - notebook - error - quark, tp_notebook_error)
+G_DEFINE_QUARK(tp-notebook-error-quark, tp_notebook_error);
 
 /* A cell's source: a string or a list of lines. Transfer full. */
 static char *
