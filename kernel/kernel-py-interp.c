@@ -289,8 +289,8 @@ helpers_new(TkPy *tk)
   if (!module)
     return NULL;
   *(TkPy **)PyModule_GetState(module) = tk;
-  PyObject *dict = PyModule_GetDict(module); /* borrowed */
-  PyObject *code = Py_CompileString(tk_notebook_source, "<trellis kernel>", Py_file_input);
+  PyObject *dict = PyModule_GetDict(module);    /* borrowed */
+  PyObject *code = tf_py_code(&tk_notebook_py); /* owned */
   PyObject *ran = NULL;
   if (code && PyDict_SetItemString(dict, "__builtins__", PyEval_GetBuiltins()) == 0)
     ran = PyEval_EvalCode(code, dict, dict);
@@ -336,14 +336,13 @@ call_helper(TkPy *tk, const char *name, const char *format, ...)
 /* A module named `name` made of embedded `source` and registered in sys.modules. New
  * reference, or NULL with an exception set. */
 static PyObject *
-embedded_module(const char *name, const char *source)
+embedded_module(const char *name, const TfPyCode *source)
 {
   PyObject *module = PyModule_New(name); /* owned */
   if (!module)
     return NULL;
   PyObject *dict = PyModule_GetDict(module); /* borrowed */
-  g_autofree char *filename = g_strdup_printf("<%s>", name);
-  PyObject *code = Py_CompileString(source, filename, Py_file_input); /* owned */
+  PyObject *code = tf_py_code(source);       /* owned */
   PyObject *ran = NULL;
   if (code && PyDict_SetItemString(dict, "__builtins__", PyEval_GetBuiltins()) == 0 &&
       PyDict_SetItemString(PyImport_GetModuleDict(), name, module) == 0)
@@ -629,7 +628,7 @@ py_debug(void *self, const char *command, json_t *arguments, char **message)
     return ok ? json_null() : NULL;
   }
   if (!tk->debugger)
-    tk->debugger = embedded_module("_trellis_debugger", tk_debugger_source);
+    tk->debugger = embedded_module("_trellis_debugger", &tk_debugger_py);
   PyObject *r = tk->debugger
                     ? PyObject_CallMethod(tk->debugger, "handle", "ss", command, text ? text : "{}")
                     : NULL; /* owned */

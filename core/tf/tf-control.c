@@ -1594,9 +1594,7 @@ run_control_source(PyObject *module, TfState *st)
               ? 0
               : -1;
   Py_XDECREF(builtins);
-  PyObject *code =
-      r == 0 ? Py_CompileString(tf_control_source, "<tensorflow/control.py>", Py_file_input)
-             : NULL;                                            /* owned */
+  PyObject *code = r == 0 ? tf_py_code(&tf_control_py) : NULL;  /* owned */
   PyObject *done = code ? PyEval_EvalCode(code, ns, ns) : NULL; /* owned */
   Py_XDECREF(code);
   r = done ? 0 : -1;

@@ -159,10 +159,8 @@ tf_debugging_init(PyObject *module, TfState *st)
                   PyDict_SetItemString(ns, "_dbg", helpers) == 0
               ? 0
               : -1;
-  PyObject *code =
-      r == 0 ? Py_CompileString(tf_debugging_source, "<tensorflow/debugging.py>", Py_file_input)
-             : NULL;                                            /* owned */
-  PyObject *done = code ? PyEval_EvalCode(code, ns, ns) : NULL; /* owned */
+  PyObject *code = r == 0 ? tf_py_code(&tf_debugging_py) : NULL; /* owned */
+  PyObject *done = code ? PyEval_EvalCode(code, ns, ns) : NULL;  /* owned */
   r = done ? 0 : -1;
   Py_XDECREF(done);
   Py_XDECREF(code);

@@ -3306,8 +3306,7 @@ run_support_source(PyObject *module, TfState *st)
     return -1;
   }
   Py_DECREF(name);
-  PyObject *code =
-      Py_CompileString(tf_function_source, "<tensorflow/function.py>", Py_file_input); /* owned */
+  PyObject *code = tf_py_code(&tf_function_py); /* owned */
   if (!code)
     return -1;
   PyObject *done = PyEval_EvalCode(code, st->py_support, st->py_support);

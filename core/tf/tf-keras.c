@@ -18,12 +18,7 @@
  * initializers, optimizers), then keras_training.py (models, the functional API, losses,
  * metrics, callbacks and the training loop), which builds on what the first defined. Each
  * name is what its code objects carry and its entry in linecache (tracebacks show its lines). */
-static const struct {
-  const char *source, *file;
-} keras_files[] = {
-    {tf_keras_source, "<tensorflow/keras.py>"},
-    {tf_keras_training_source, "<tensorflow/keras_training.py>"},
-};
+static const TfPyCode *const keras_files[] = {&tf_keras_py, &tf_keras_training_py};
 
 /* The submodules, filled by keras.py. */
 static const struct {
@@ -61,13 +56,13 @@ register_source(PyObject *source, const char *file)
 
 /* Runs one Keras file in `globals`. False with the exception set. */
 static bool
-run_file(PyObject *globals, const char *text, const char *file)
+run_file(PyObject *globals, const TfPyCode *file)
 {
   PyObject *result = NULL;
-  PyObject *source = PyUnicode_FromString(text);
-  PyObject *code = source ? Py_CompileString(text, file, Py_file_input) : NULL;
+  PyObject *source = PyUnicode_FromString(file->text); /* owned */
+  PyObject *code = source ? tf_py_code(file) : NULL;   /* owned */
   if (code) {
-    register_source(source, file);
+    register_source(source, file->file);
     result = PyEval_EvalCode(code, globals, globals);
   }
   Py_XDECREF(code);
@@ -88,7 +83,7 @@ keras_load(TfState *st)
   PyObject *globals = PyModule_GetDict(st->keras); /* borrowed */
   bool ok = PyDict_SetItemString(globals, "__builtins__", PyEval_GetBuiltins()) == 0;
   for (size_t i = 0; ok && i < G_N_ELEMENTS(keras_files); i++)
-    ok = run_file(globals, keras_files[i].source, keras_files[i].file);
+    ok = run_file(globals, keras_files[i]);
   if (!ok)
     st->keras_loaded = false;
   return ok;

@@ -13,7 +13,7 @@
 #include "tf-private.h"
 #include "tnp-py.h"
 
-#define TNP_FILE "<tensorflow/tnp.py>"
+#define TNP_FILE (tf_tnp_py.file)
 
 /* Puts tnp.py's text in linecache so that tracebacks through it show source lines. Best effort:
  * a failure only loses those lines. */
@@ -47,10 +47,10 @@ tnp_load(PyObject *module)
   if (set < 0)
     return false;
   PyObject *result = NULL;
-  PyObject *source = PyUnicode_FromString(tf_tnp_source); /* owned */
-  PyObject *code = NULL;                                  /* owned */
+  PyObject *source = PyUnicode_FromString(tf_tnp_py.text); /* owned */
+  PyObject *code = NULL;                                   /* owned */
   if (source && PyDict_SetItemString(globals, "__builtins__", PyEval_GetBuiltins()) == 0)
-    code = Py_CompileString(tf_tnp_source, TNP_FILE, Py_file_input);
+    code = tf_py_code(&tf_tnp_py);
   if (code) {
     register_source(source);
     result = PyEval_EvalCode(code, globals, globals);

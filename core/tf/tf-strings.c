@@ -15,13 +15,7 @@
 #include "strings-py.h"
 #include "tf-private.h"
 
-static const struct {
-  const char *source, *file;
-} files[] = {
-    {tf_ragged_source, "<tensorflow/ragged.py>"},
-    {tf_sparse_source, "<tensorflow/sparse.py>"},
-    {tf_strings_source, "<tensorflow/strings.py>"},
-};
+static const TfPyCode *const files[] = {&tf_ragged_py, &tf_sparse_py, &tf_strings_py};
 
 /* _op(type, inputs, hints=None, *, mode=0, flag=False, axes=None, keepdims=False, dtype=None,
  * name=None): applies the op of TensorFlow type `type` to `inputs` (a tuple; hints, a tuple of
@@ -131,8 +125,8 @@ tf_strings_init(PyObject *module, TfState *st)
   Py_XDECREF(op);
   Py_XDECREF(name);
   for (size_t i = 0; r == 0 && i < G_N_ELEMENTS(files); i++) {
-    PyObject *code = Py_CompileString(files[i].source, files[i].file, Py_file_input); /* owned */
-    PyObject *done = code ? PyEval_EvalCode(code, ns, ns) : NULL;                     /* owned */
+    PyObject *code = tf_py_code(files[i]);                        /* owned */
+    PyObject *done = code ? PyEval_EvalCode(code, ns, ns) : NULL; /* owned */
     r = done ? 0 : -1;
     Py_XDECREF(code);
     Py_XDECREF(done);

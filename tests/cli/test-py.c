@@ -2,8 +2,12 @@
  * a unit's displayed result, exceptions as text, cells on the event bus, linecache, interrupts
  * on the main thread and on a worker thread, notebooks. One Python per process: every test
  * shares the interpreter that main() starts. */
+#include "function-py.h"
+#include "tf-pycode.h"
 #include "tf.h"
 #include "tp.h"
+
+#include <marshal.h>
 
 #include <glib/gstdio.h>
 
@@ -270,6 +274,48 @@ test_notebook_code_cells(void)
   g_rmdir(dir);
 }
 
+/* The modules written in Python load as the build compiled them when this Python's bytecode is
+ * the build's, and are compiled from their text otherwise (or when the code does not load). */
+static void
+test_embedded_code(void)
+{
+  /* The build compiled for the Python it runs on: start-up loads code, compiles nothing. */
+  g_assert_cmpint(tf_function_py.magic, ==, PyImport_GetMagicNumber());
+  PyObject *code = tf_py_code(&tf_function_py); /* owned */
+  g_assert_nonnull(code);
+  g_assert_true(PyCode_Check(code));
+  g_assert_cmpstr(PyUnicode_AsUTF8(((PyCodeObject *)code)->co_filename), ==,
+                  "<tensorflow/function.py>");
+  Py_DECREF(code);
+
+  PyObject *compiled = Py_CompileString("x = 41 + 1\n", "<marshalled>", Py_file_input);
+  PyObject *bytes = PyMarshal_WriteObjectToString(compiled, Py_MARSHAL_VERSION);
+  g_assert_nonnull(bytes);
+  /* Another Python's bytecode, and code that does not load: the text (y) is what runs. */
+  const TfPyCode cases[] = {
+      {"<other-python>", "y = 7\n", PyBytes_AS_STRING(bytes), (size_t)PyBytes_GET_SIZE(bytes),
+       PyImport_GetMagicNumber() + 1},
+      {"<torn>", "y = 7\n", PyBytes_AS_STRING(bytes), 5, PyImport_GetMagicNumber()},
+      {"<same-python>", "y = 7\n", PyBytes_AS_STRING(bytes), (size_t)PyBytes_GET_SIZE(bytes),
+       PyImport_GetMagicNumber()},
+  };
+  for (size_t i = 0; i < G_N_ELEMENTS(cases); i++) {
+    PyObject *c = tf_py_code(&cases[i]); /* owned */
+    PyObject *ns = PyDict_New();         /* owned */
+    PyDict_SetItemString(ns, "__builtins__", PyEval_GetBuiltins());
+    PyObject *r = c ? PyEval_EvalCode(c, ns, ns) : NULL; /* owned */
+    g_assert_nonnull(r);
+    const char *ran = i < 2 ? "y" : "x";
+    g_assert_nonnull(PyDict_GetItemString(ns, ran));
+    g_assert_cmpint(PyLong_AsLong(PyDict_GetItemString(ns, ran)), ==, i < 2 ? 7 : 42);
+    Py_DECREF(r);
+    Py_DECREF(ns);
+    Py_DECREF(c);
+  }
+  Py_DECREF(bytes);
+  Py_DECREF(compiled);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -295,6 +341,7 @@ main(int argc, char **argv)
   g_test_add_func("/py/interrupt/main-thread", test_interrupt_main_thread);
   g_test_add_func("/py/interrupt/worker-thread", test_interrupt_worker_thread);
   g_test_add_func("/py/notebook/code-cells", test_notebook_code_cells);
+  g_test_add_func("/py/embedded/code-or-text", test_embedded_code);
   int status = g_test_run();
   g_assert_cmpint(tp_interp_free(tp), ==, 0);
   g_string_free(out, TRUE);
