@@ -329,6 +329,32 @@ tr_node_add_control_input(TrNode *node, TrNode *dep)
   node->control[node->n_control++] = dep;
 }
 
+bool
+tr_node_refine_shape(TrNode *node, int index, const TrShape *shape, GError **error)
+{
+  g_return_val_if_fail(node && index >= 0 && index < node->n_outputs && shape, false);
+  TrShape *have = &node->shapes[index];
+  if (shape->rank == TR_UNKNOWN)
+    return true;
+  bool compatible = have->rank == TR_UNKNOWN || have->rank == shape->rank;
+  for (int d = 0; compatible && have->rank != TR_UNKNOWN && d < shape->rank; d++)
+    compatible = have->dims[d] == TR_UNKNOWN || shape->dims[d] == TR_UNKNOWN ||
+                 have->dims[d] == shape->dims[d];
+  if (!compatible) {
+    g_autofree char *a = tr_shape_to_string(have);
+    g_autofree char *b = tr_shape_to_string(shape);
+    g_set_error(error, TR_ERROR, TR_ERROR_INVALID_ARGUMENT, "Shapes %s and %s are incompatible", a,
+                b);
+    return false;
+  }
+  TrShape merged = *shape;
+  for (int d = 0; have->rank != TR_UNKNOWN && d < merged.rank; d++)
+    if (merged.dims[d] == TR_UNKNOWN)
+      merged.dims[d] = have->dims[d];
+  *have = merged;
+  return true;
+}
+
 void
 tr_node_add_child(TrNode *node, TrGraph *child)
 {

@@ -282,6 +282,10 @@ TrNode *tr_graph_add_no_op(TrGraph *g, const char *name);
 TrNode *tr_graph_add_output(TrGraph *g, TrOutput value, GError **error);
 /* Make `node` run after `dep` (both of the same graph; dep older than node). */
 void tr_node_add_control_input(TrNode *node, TrNode *dep);
+/* Merges `shape` into what is known of output `index` of `node`, as TensorFlow's
+ * Tensor.set_shape: dims unknown in either stay or become the other's. FALSE with
+ * TR_ERROR_INVALID_ARGUMENT, and nothing changed, when the two are not compatible. */
+bool tr_node_refine_shape(TrNode *node, int index, const TrShape *shape, GError **error);
 /* Attach a child graph to `node` (a new reference is taken); for cond and while_loop. */
 void tr_node_add_child(TrNode *node, TrGraph *child);
 
