@@ -280,6 +280,16 @@ graph_add_capture(TrGraph *g, TrVariable *var, TrNode *node)
 
 /* ---- nodes ---------------------------------------------------------------------------------- */
 
+static TrSiteFunc site_func;
+static void *site_data;
+
+void
+tr_graph_set_site_func(TrSiteFunc func, void *data)
+{
+  site_func = func;
+  site_data = data;
+}
+
 TrNode *
 tr_graph_node_new(TrGraph *g, int op, const char *type, const char *name, const TrOutput *inputs,
                   int n_inputs, int n_outputs)
@@ -297,6 +307,10 @@ tr_graph_node_new(TrGraph *g, int op, const char *type, const char *name, const 
   node->n_outputs = n_outputs;
   node->dtypes = tr_arena_new(&g->arena, TrDType, MAX(n_outputs, 1));
   node->shapes = tr_arena_new(&g->arena, TrShape, MAX(n_outputs, 1));
+  if (site_func && !site_func(site_data, &node->site_file, &node->site_line)) {
+    node->site_file = NULL;
+    node->site_line = 0;
+  }
   g_ptr_array_add(g->nodes, node);
   g_hash_table_insert(g->by_name, (gpointer)name, node);
   return node;
@@ -576,8 +590,12 @@ TrNode *
 tr_graph_add_output(TrGraph *g, TrOutput value, GError **error)
 {
   TrNode *node = tr_graph_add_op(g, TR_OP_IDENTITY, &value, 1, NULL, "Identity", error);
-  if (node)
+  if (node) {
+    /* The graph's, not a line's: the line running now is the caller's, after the body. */
+    node->site_file = NULL;
+    node->site_line = 0;
     g_ptr_array_add(g->outputs, node);
+  }
   return node;
 }
 
@@ -939,6 +957,8 @@ copy_node(TrGraph *copy, const TrNode *src)
     tr_node_add_control_input(node, copy->nodes->pdata[src->control[i]->id]);
   memcpy(node->dtypes, src->dtypes, sizeof(TrDType) * (size_t)src->n_outputs);
   memcpy(node->shapes, src->shapes, sizeof(TrShape) * (size_t)src->n_outputs);
+  node->site_file = src->site_file;
+  node->site_line = src->site_line;
   if (src->attrs)
     node->attrs = node_attrs(copy, src->attrs);
   if (src->value)

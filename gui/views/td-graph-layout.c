@@ -57,6 +57,7 @@ node_clear(gpointer data)
   g_free(node->op);
   g_free(node->outputs);
   g_free(node->value);
+  g_free(node->site);
   g_strfreev(node->inputs);
 }
 
@@ -158,7 +159,11 @@ add_node(TdGraphLayout *layout, json_t *obj, int cluster, GError **error)
     invalid(error, "\"outputs\" is not a list", name);
     return -1;
   }
+  const char *file = json_string_value(json_object_get(obj, "file"));
+  json_int_t line = json_integer_value(json_object_get(obj, "line"));
   TdGraphNode node = {
+      .site =
+          file && line > 0 ? g_strdup_printf("%s, line %" JSON_INTEGER_FORMAT, file, line) : NULL,
       .name = g_strdup(name),
       .op = g_strdup(op),
       .outputs = outputs_text(outputs),
@@ -208,6 +213,7 @@ add_proxy_edge(TdGraphLayout *layout, const int *scope, const PendingEdge *p, co
         .op = g_strdup(src->op),
         .outputs = g_strdup(src->outputs),
         .value = g_strdup(src->value),
+        .site = g_strdup(src->site),
         .inputs = g_new0(char *, 1),
         .stateful = src->stateful,
         .cluster = g_array_index(layout->nodes, TdGraphNode, to).cluster,

@@ -44,6 +44,7 @@ typedef struct {
   char *op;       /* op type: "AddV2", "While", … */
   char *outputs;  /* one "dtype shape" line per output ("float32 (2, None)"), or "" */
   char *value;    /* a Const's value as printed, or NULL */
+  char *site;     /* the line that made the node ("<cell 3>, line 4"), or NULL */
   char **inputs;  /* the JSON inputs ("add", "x:1", "^init"), NULL-terminated */
   bool stateful;  /* the node has side effects */
   int cluster;    /* innermost cluster holding it, or -1 at top level */

@@ -403,6 +403,10 @@ details_markup(const TdGraphNode *node)
   }
   if (!node->outputs[0])
     g_string_append(s, " none");
+  if (node->site) {
+    g_autofree char *site = g_markup_printf_escaped("\n<b>Made at</b>: %s", node->site);
+    g_string_append(s, site);
+  }
   if (node->value) {
     g_autofree char *value = g_markup_printf_escaped("\n<b>Value</b>:\n<tt>%s</tt>", node->value);
     g_string_append(s, value);

@@ -328,7 +328,7 @@ static const char graph_json[] =
     "{\"name\":\"c\",\"op\":\"Const\",\"inputs\":[],\"outputs\":[{\"dtype\":\"float32\","
     "\"shape\":[]}],\"value\":\"2.0\"},"
     "{\"name\":\"mul\",\"op\":\"Mul\",\"inputs\":[\"x\",\"c\"],\"outputs\":[{\"dtype\":"
-    "\"float32\",\"shape\":[2]}]},"
+    "\"float32\",\"shape\":[2]}],\"file\":\"<cell 3>\",\"line\":4},"
     "{\"name\":\"while\",\"op\":\"While\",\"inputs\":[\"mul\"],\"outputs\":[{\"dtype\":"
     "\"float32\",\"shape\":[2]}],\"children\":["
     "  {\"name\":\"while_cond\",\"nodes\":[{\"name\":\"v\",\"op\":\"Placeholder\"},"
@@ -490,6 +490,18 @@ test_graph_view_drag_and_counts(void)
   g_assert_nonnull(activated_node);
   iterate_until(never, NULL, 0.1);
   g_assert_true(gtk_widget_get_visible(popover));
+
+  /* a node's details say which line made it (when the graph says so) */
+  GtkWidget *details = gtk_popover_get_child(GTK_POPOVER(popover));
+  for (guint i = 0; i < td_graph_layout_n_nodes(td_graph_view_get_layout(gv)); i++) {
+    const TdGraphNode *n = td_graph_layout_get_node(td_graph_view_get_layout(gv), i);
+    td_graph_view_select_node(gv, (int)i);
+    const char *text = gtk_label_get_text(GTK_LABEL(details));
+    if (g_str_equal(n->name, "mul") && n->proxy_of < 0)
+      g_assert_nonnull(strstr(text, "Made at: <cell 3>, line 4"));
+    else
+      g_assert_null(strstr(text, "Made at"));
+  }
 
   gtk_window_destroy(GTK_WINDOW(window));
   g_clear_pointer(&activated_node, g_free);
