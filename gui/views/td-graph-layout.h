@@ -87,10 +87,14 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(TdGraphLayout, td_graph_layout_free)
 const char *td_graph_layout_get_name(const TdGraphLayout *layout);
 /* The drawing's size in points. */
 void td_graph_layout_get_size(const TdGraphLayout *layout, double *width, double *height);
-/* The DOT text that was laid out (for debugging). */
+/* The DOT text that was laid out (for debugging); NULL for a quick layout. */
 const char *td_graph_layout_get_dot(const TdGraphLayout *layout);
-/* Seconds spent in Graphviz (reading the DOT, laying out, reading back). */
+/* Seconds spent in Graphviz (reading the DOT, laying out, reading back), or in the quick
+ * layout. */
 double td_graph_layout_get_seconds(const TdGraphLayout *layout);
+/* Whether the graph was too big for Graphviz (over 2,000 boxes) and was laid out by Trellis's
+ * own layered layout: layers and order only, edges as single curves (the view says so). */
+bool td_graph_layout_is_quick(const TdGraphLayout *layout);
 
 guint td_graph_layout_n_nodes(const TdGraphLayout *layout);
 const TdGraphNode *td_graph_layout_get_node(const TdGraphLayout *layout, guint i);

@@ -349,6 +349,13 @@ td_graph_view_zoom_fit(TdGraphView *self)
   double gw, gh;
   td_graph_layout_get_size(self->layout, &gw, &gh);
   double scale = MIN((w - 2 * FIT_MARGIN) / MAX(gw, 1), (h - 2 * FIT_MARGIN) / MAX(gh, 1));
+  if (scale < MIN_SCALE) {
+    /* Too big to see whole (a training step is thousands of layers deep): its width, from the
+     * top, where the inputs are. */
+    scale = CLAMP(MIN((w - 2 * FIT_MARGIN) / MAX(gw, 1), 1.0), MIN_SCALE, MAX_SCALE);
+    set_view(self, scale, MAX((w - gw * scale) / 2, FIT_MARGIN), FIT_MARGIN);
+    return;
+  }
   scale = CLAMP(MIN(scale, 1.5), MIN_SCALE, MAX_SCALE);
   set_view(self, scale, (w - gw * scale) / 2, (h - gh * scale) / 2);
 }
@@ -674,6 +681,30 @@ edge_touches_selected(TdGraphView *self, const TdGraphEdge *e)
 
 /* Edges go through cairo in widget coordinates, with the view's transform applied by cairo
  * itself: GTK 4.8 places cairo drawing made under a scaled snapshot at the wrong offset. */
+/* Whether any of the edge's curve can be in `visible`: its control points' bounds meet it (a
+ * graph of thousands of edges draws only those in view). */
+static bool
+edge_visible(const TdGraphEdge *e, const graphene_rect_t *visible)
+{
+  if (e->n_points < 1)
+    return false;
+  double x0 = e->points[0].x, x1 = x0, y0 = e->points[0].y, y1 = y0;
+  for (int k = 1; k < e->n_points; k++) {
+    x0 = MIN(x0, e->points[k].x);
+    x1 = MAX(x1, e->points[k].x);
+    y0 = MIN(y0, e->points[k].y);
+    y1 = MAX(y1, e->points[k].y);
+  }
+  if (e->has_arrow) {
+    x0 = MIN(x0, e->arrow_tip.x);
+    x1 = MAX(x1, e->arrow_tip.x);
+    y0 = MIN(y0, e->arrow_tip.y);
+    y1 = MAX(y1, e->arrow_tip.y);
+  }
+  graphene_rect_t r = GRAPHENE_RECT_INIT(x0 - 4, y0 - 4, x1 - x0 + 8, y1 - y0 + 8);
+  return graphene_rect_intersection(&r, visible, NULL);
+}
+
 static void
 draw_edges(TdGraphView *self, Frame *f, double width, double height)
 {
@@ -688,7 +719,7 @@ draw_edges(TdGraphView *self, Frame *f, double width, double height)
     gdk_cairo_set_source_rgba(cr, &colour);
     for (guint i = 0; i < td_graph_layout_n_edges(self->layout); i++) {
       const TdGraphEdge *e = td_graph_layout_get_edge(self->layout, i);
-      if (edge_touches_selected(self, e) == (pass == 1))
+      if (edge_touches_selected(self, e) == (pass == 1) && edge_visible(e, &f->visible))
         draw_edge(cr, e);
     }
   }
@@ -772,6 +803,21 @@ draw_message(TdGraphView *self, GtkSnapshot *snapshot, const char *message)
   gtk_snapshot_restore(snapshot);
 }
 
+/* A graph too big for Graphviz says, in a corner, that its drawing is the quick one. */
+static void
+draw_note(TdGraphView *self, GtkSnapshot *snapshot, guint boxes)
+{
+  g_autofree char *note = g_strdup_printf(
+      "%'u boxes: too many for Graphviz, laid out in layers (edges may cross)", boxes);
+  g_autoptr(PangoLayout) text = gtk_widget_create_pango_layout(GTK_WIDGET(self), note);
+  GdkRGBA fg = foreground(GTK_WIDGET(self));
+  fg.alpha *= 0.7f;
+  gtk_snapshot_save(snapshot);
+  gtk_snapshot_translate(snapshot, &GRAPHENE_POINT_INIT(8, 6));
+  gtk_snapshot_append_layout(snapshot, text, &fg);
+  gtk_snapshot_restore(snapshot);
+}
+
 static void
 td_graph_view_snapshot(GtkWidget *widget, GtkSnapshot *snapshot)
 {
@@ -802,6 +848,8 @@ td_graph_view_snapshot(GtkWidget *widget, GtkSnapshot *snapshot)
   gtk_snapshot_scale(snapshot, self->scale, self->scale);
   draw_nodes(self, &f);
   gtk_snapshot_restore(snapshot);
+  if (td_graph_layout_is_quick(self->layout))
+    draw_note(self, snapshot, td_graph_layout_n_nodes(self->layout));
   gtk_snapshot_pop(snapshot);
 }
 
