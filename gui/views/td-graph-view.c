@@ -58,6 +58,7 @@ struct _TdGraphView {
   char *search;       /* casefolded search text, or NULL */
   guint8 *matches;    /* per node: matches the search */
   guint n_matches;    /* how many do */
+  int current;        /* the match shown last (next/previous go on from it), or -1 */
   int selected;       /* selected node, or -1 */
   GtkWidget *popover; /* node details */
   GtkWidget *details; /* the popover's label */
@@ -171,6 +172,7 @@ cache_add(TdGraphView *self, gint64 cf_id, guint hash, TdGraphLayout *layout)
 static void
 clear_search_marks(TdGraphView *self)
 {
+  self->current = -1;
   g_clear_pointer(&self->matches, g_free);
   self->n_matches = 0;
 }
@@ -204,8 +206,41 @@ mark_matches_in_layout(TdGraphView *self)
     if (self->matches[i] && first < 0)
       first = (int)i;
   }
+  self->current = first;
   if (first >= 0)
     centre_on_node(self, first);
+}
+
+int
+td_graph_view_next_match(TdGraphView *self, gboolean backwards)
+{
+  g_return_val_if_fail(TD_IS_GRAPH_VIEW(self), 0);
+  if (!self->layout || !self->matches || self->n_matches == 0)
+    return 0;
+  int n = (int)td_graph_layout_n_nodes(self->layout);
+  int at = self->current < 0 ? (backwards ? 0 : n - 1) : self->current;
+  for (int step = 1; step <= n; step++) {
+    int i = ((at + (backwards ? -step : step)) % n + n) % n;
+    if (self->matches[i]) {
+      self->current = i;
+      break;
+    }
+  }
+  centre_on_node(self, self->current);
+  gtk_widget_queue_draw(GTK_WIDGET(self));
+  return td_graph_view_get_current_match(self);
+}
+
+int
+td_graph_view_get_current_match(TdGraphView *self)
+{
+  g_return_val_if_fail(TD_IS_GRAPH_VIEW(self), 0);
+  if (!self->matches || self->current < 0)
+    return 0;
+  int ordinal = 0;
+  for (int i = 0; i <= self->current; i++)
+    ordinal += self->matches[i];
+  return ordinal;
 }
 
 static void
@@ -777,8 +812,8 @@ draw_nodes(TdGraphView *self, Frame *f)
     GdkRGBA border = f->fg;
     border.alpha *= node->proxy_of >= 0 ? 0.35f : 0.7f;
     float width = 1;
-    if ((int)i == self->selected) {
-      border = accent;
+    if ((int)i == self->selected || (match && (int)i == self->current)) {
+      border = accent; /* the selected node, or the match shown last */
       width = 2.5f;
     }
     draw_rounded(f, &r, node->proxy_of >= 0 ? 8 : 4, &fill, &border, width);

@@ -36,6 +36,11 @@ gboolean td_graph_view_is_busy(TdGraphView *self);
 const TdGraphLayout *td_graph_view_get_layout(TdGraphView *self);
 /* Nodes matching the current search. */
 guint td_graph_view_get_n_matches(TdGraphView *self);
+/* Shows the next match after the one shown last (or the previous, `backwards`), wrapping
+ * around; returns its place among the matches (1 for the first), 0 when none match. */
+int td_graph_view_next_match(TdGraphView *self, gboolean backwards);
+/* The place among the matches of the one shown last (1 for the first), or 0. */
+int td_graph_view_get_current_match(TdGraphView *self);
 /* Why the last layout failed, or NULL. */
 const char *td_graph_view_get_error(TdGraphView *self);
 /* The node at widget point (x, y), or -1. */

@@ -449,6 +449,19 @@ test_graph_view_drag_and_counts(void)
   g_assert_cmpuint(g_array_index(seen, guint, seen->len - 1), ==, 0);
   td_graph_view_set_trace(gv, 1, graph_json); /* from the cache */
   g_assert_cmpuint(g_array_index(seen, guint, seen->len - 1), ==, 1);
+
+  /* next and previous match: "placeholder" is x and each loop graph's v (three nodes) */
+  td_graph_view_search(gv, "placeholder");
+  g_assert_cmpuint(td_graph_view_get_n_matches(gv), ==, 3);
+  g_assert_cmpint(td_graph_view_get_current_match(gv), ==, 1); /* shown first */
+  g_assert_cmpint(td_graph_view_next_match(gv, FALSE), ==, 2);
+  g_assert_cmpint(td_graph_view_next_match(gv, FALSE), ==, 3);
+  g_assert_cmpint(td_graph_view_next_match(gv, FALSE), ==, 1); /* around */
+  g_assert_cmpint(td_graph_view_next_match(gv, TRUE), ==, 3);
+  g_assert_cmpint(td_graph_view_next_match(gv, TRUE), ==, 2);
+  td_graph_view_search(gv, "nothing-here");
+  g_assert_cmpint(td_graph_view_next_match(gv, FALSE), ==, 0);
+  g_assert_cmpint(td_graph_view_get_current_match(gv), ==, 0);
   td_graph_view_search(gv, NULL);
   iterate_until(never, NULL, 0.1);
 
