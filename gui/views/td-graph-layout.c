@@ -29,6 +29,7 @@ struct _TdGraphLayout {
   GArray *edges;    /* TdGraphEdge */
   GArray *clusters; /* TdGraphCluster */
   char *dot;        /* what was laid out (NULL for the quick layout) */
+  bool groups;      /* some name scope is one box */
   double width;     /* drawing size in points */
   double height;    /* drawing size in points */
   double seconds;   /* time in Graphviz, or in the quick layout */
@@ -64,6 +65,7 @@ node_clear(gpointer data)
   g_free(node->outputs);
   g_free(node->value);
   g_free(node->site);
+  g_free(node->members);
   g_strfreev(node->inputs);
 }
 
@@ -170,6 +172,8 @@ add_node(TdGraphLayout *layout, json_t *obj, int cluster, GError **error)
   TdGraphNode node = {
       .site =
           file && line > 0 ? g_strdup_printf("%s, line %" JSON_INTEGER_FORMAT, file, line) : NULL,
+      .group = (guint)MAX(json_integer_value(json_object_get(obj, "group")), 0),
+      .members = g_strdup(json_string_value(json_object_get(obj, "members"))),
       .name = g_strdup(name),
       .op = g_strdup(op),
       .outputs = outputs_text(outputs),
@@ -347,6 +351,11 @@ append_dot_node(GString *s, const TdGraphNode *node, int id)
   if (node->proxy_of >= 0) {
     append_escaped(s, node->name);
     g_string_append(s, "\", fontsize=8, height=0.2, width=0.3, style=dashed];\n");
+    return;
+  }
+  if (node->group) { /* as the view draws it: the scope, then its size */
+    append_escaped(s, node->name);
+    g_string_append_printf(s, "\\n%u nodes\", style=rounded];\n", node->group);
     return;
   }
   append_escaped(s, node->op);
@@ -558,6 +567,10 @@ quick_node_size(const TdGraphNode *node, double *w, double *h)
   }
   double tw = MAX(text_width(node->op, 10), text_width(node->name, 10));
   int lines = 2;
+  if (node->group) { /* the scope and its size: "1,760 nodes" is never the wider */
+    tw = MAX(text_width(node->name, 10), text_width("000,000 nodes", 10));
+    node = &(TdGraphNode){.outputs = ""};
+  }
   if (node->outputs[0]) {
     tw = MAX(tw, text_width(node->outputs, 10));
     for (const char *p = node->outputs; *p; p++)
@@ -782,11 +795,184 @@ quick_layout(TdGraphLayout *layout)
   layout->seconds = (g_get_monotonic_time() - start) / 1e6;
 }
 
+/* ---- name scopes ------------------------------------------------------------------------------
+ *
+ * Before parsing, a big graph's JSON is rewritten: the nodes of a collapsed scope become one
+ * node named "scope/" (at the place of the first), taking their inputs from outside the scope;
+ * inputs naming a collapsed node name its scope's node instead, once. */
+
+/* Graphs of more nodes than this show their scopes collapsed. */
+#define COLLAPSE_ABOVE 300
+
+static size_t
+count_json_nodes(json_t *graph, int depth)
+{
+  json_t *nodes = json_object_get(graph, "nodes");
+  if (depth > MAX_DEPTH || !json_is_array(nodes))
+    return 0;
+  size_t n = json_array_size(nodes);
+  for (size_t i = 0; i < json_array_size(nodes); i++) {
+    json_t *children = json_object_get(json_array_get(nodes, i), "children");
+    for (size_t c = 0; json_is_array(children) && c < json_array_size(children); c++)
+      n += count_json_nodes(json_array_get(children, c), depth + 1);
+  }
+  return n;
+}
+
+/* The scope node `name` is shown in: its shortest prefix ("a", then "a/b") that is not
+ * expanded; NULL when every prefix is. Transfer full. */
+static char *
+collapsed_scope(const char *name, GHashTable *expanded)
+{
+  for (const char *slash = strchr(name, '/'); slash; slash = strchr(slash + 1, '/')) {
+    char *prefix = g_strndup(name, (gsize)(slash - name));
+    if (prefix[0] && !g_hash_table_contains(expanded, prefix))
+      return prefix;
+    g_free(prefix);
+  }
+  return NULL;
+}
+
+/* `input` ("name", "name:1", "^name") with its producer renamed per `renamed` (a collapsed
+ * node's name -> its scope node's name). Transfer full. */
+static char *
+rename_input(const char *input, GHashTable *renamed, const char **producer_out)
+{
+  int output;
+  bool control;
+  g_autofree char *producer = split_input(input, &output, &control);
+  const char *group = g_hash_table_lookup(renamed, producer);
+  *producer_out = group;
+  if (!group)
+    return g_strdup(input);
+  return g_strdup_printf("%s%s", control ? "^" : "", group);
+}
+
+static bool collapse_graph(json_t *graph, GHashTable *expanded, int depth);
+
+static void
+free_gstring(gpointer s)
+{
+  g_string_free(s, TRUE);
+}
+
+/* Adds `input` to `list` (a JSON array) unless `seen` has it. */
+static void
+add_input_once(json_t *list, GHashTable *seen, char *input)
+{
+  if (g_hash_table_contains(seen, input)) {
+    g_free(input);
+    return;
+  }
+  g_hash_table_add(seen, input);
+  json_array_append_new(list, json_string(input));
+}
+
+static bool
+collapse_graph(json_t *graph, GHashTable *expanded, int depth)
+{
+  json_t *nodes = json_object_get(graph, "nodes");
+  if (depth > MAX_DEPTH || !json_is_array(nodes))
+    return false;
+  size_t n = json_array_size(nodes);
+  g_autoptr(GHashTable) size = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GPtrArray) scope_of = g_ptr_array_new_full((guint)n, g_free);
+  for (size_t i = 0; i < n; i++) {
+    const char *name = json_string_value(json_object_get(json_array_get(nodes, i), "name"));
+    char *scope = name ? collapsed_scope(name, expanded) : NULL;
+    g_ptr_array_add(scope_of, scope);
+    if (scope)
+      g_hash_table_insert(size, g_strdup(scope),
+                          GINT_TO_POINTER(GPOINTER_TO_INT(g_hash_table_lookup(size, scope)) + 1));
+  }
+  /* collapsed nodes' new names; a scope of one node stays that node */
+  g_autoptr(GHashTable) renamed = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, g_free);
+  bool any = false;
+  for (size_t i = 0; i < n; i++) {
+    const char *scope = scope_of->pdata[i];
+    if (!scope || GPOINTER_TO_INT(g_hash_table_lookup(size, scope)) < 2) {
+      g_free(g_steal_pointer(&scope_of->pdata[i]));
+      continue;
+    }
+    const char *name = json_string_value(json_object_get(json_array_get(nodes, i), "name"));
+    g_hash_table_insert(renamed, (gpointer)name, g_strdup_printf("%s/", scope));
+    any = true;
+  }
+  json_t *out = json_array();
+  g_autoptr(GHashTable) groups = g_hash_table_new(g_str_hash, g_str_equal); /* scope -> node */
+  g_autoptr(GHashTable) group_seen = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL,
+                                                           (GDestroyNotify)g_hash_table_unref);
+  g_autoptr(GHashTable) group_members =
+      g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, free_gstring);
+  for (size_t i = 0; i < n; i++) {
+    json_t *obj = json_array_get(nodes, i);
+    const char *scope = scope_of->pdata[i];
+    json_t *inputs = json_object_get(obj, "inputs");
+    if (!scope) {
+      json_t *children = json_object_get(obj, "children");
+      for (size_t c = 0; json_is_array(children) && c < json_array_size(children); c++)
+        any |= collapse_graph(json_array_get(children, c), expanded, depth + 1);
+      if (json_is_array(inputs) && g_hash_table_size(renamed) > 0) {
+        json_t *rewritten = json_array();
+        g_autoptr(GHashTable) seen = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
+        for (size_t k = 0; k < json_array_size(inputs); k++) {
+          const char *text = json_string_value(json_array_get(inputs, k));
+          const char *group;
+          if (text)
+            add_input_once(rewritten, seen, rename_input(text, renamed, &group));
+        }
+        json_object_set_new(obj, "inputs", rewritten);
+      }
+      json_array_append(out, obj);
+      continue;
+    }
+    json_t *group = g_hash_table_lookup(groups, scope);
+    const char *name = json_string_value(json_object_get(obj, "name"));
+    const char *group_name = g_hash_table_lookup(renamed, name);
+    if (!group) {
+      group = json_pack("{s:s, s:s, s:i, s:[]}", "name", group_name, "op", "NameScope", "group",
+                        GPOINTER_TO_INT(g_hash_table_lookup(size, scope)), "inputs");
+      json_array_append_new(out, group);
+      g_hash_table_insert(groups, (gpointer)scope, group);
+      g_hash_table_insert(group_seen, group,
+                          g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL));
+      g_hash_table_insert(group_members, group, g_string_new(NULL));
+    }
+    const char *op = json_string_value(json_object_get(obj, "op"));
+    g_string_append_printf(g_hash_table_lookup(group_members, group), "%s %s\n", op ? op : "",
+                           name);
+    for (size_t k = 0; json_is_array(inputs) && k < json_array_size(inputs); k++) {
+      const char *text = json_string_value(json_array_get(inputs, k));
+      const char *producer_group;
+      char *input = text ? rename_input(text, renamed, &producer_group) : NULL;
+      if (!input || g_strcmp0(producer_group, group_name) == 0) { /* inside the scope */
+        g_free(input);
+        continue;
+      }
+      add_input_once(json_object_get(group, "inputs"), g_hash_table_lookup(group_seen, group),
+                     input);
+    }
+  }
+  GHashTableIter it;
+  gpointer group, members;
+  g_hash_table_iter_init(&it, group_members);
+  while (g_hash_table_iter_next(&it, &group, &members))
+    json_object_set_new(group, "members", json_string(((GString *)members)->str));
+  json_object_set_new(graph, "nodes", out);
+  return any;
+}
+
 /* ---- public ------------------------------------------------------------------------------------
  */
 
 TdGraphLayout *
 td_graph_layout_new_from_json(const char *json, GError **error)
+{
+  return td_graph_layout_new_from_json_scoped(json, NULL, error);
+}
+
+TdGraphLayout *
+td_graph_layout_new_from_json_scoped(const char *json, const char *const *expanded, GError **error)
 {
   g_return_val_if_fail(json != NULL, NULL);
   json_error_t jerr;
@@ -805,6 +991,12 @@ td_graph_layout_new_from_json(const char *json, GError **error)
   g_array_set_clear_func(layout->clusters, cluster_clear);
   const char *name = json_string_value(json_object_get(root, "name"));
   layout->name = g_strdup(name ? name : "");
+  if (expanded && count_json_nodes(root, 0) > COLLAPSE_ABOVE) {
+    g_autoptr(GHashTable) open = g_hash_table_new(g_str_hash, g_str_equal);
+    for (int i = 0; expanded[i]; i++)
+      g_hash_table_add(open, (gpointer)expanded[i]);
+    layout->groups = collapse_graph(root, open, 0);
+  }
   gboolean ok = parse_graph(layout, root, -1, 0, error);
   json_decref(root);
   if (!ok)
@@ -861,6 +1053,13 @@ td_graph_layout_get_seconds(const TdGraphLayout *layout)
 {
   g_return_val_if_fail(layout != NULL, 0);
   return layout->seconds;
+}
+
+bool
+td_graph_layout_has_groups(const TdGraphLayout *layout)
+{
+  g_return_val_if_fail(layout != NULL, false);
+  return layout->groups;
 }
 
 bool
@@ -962,5 +1161,6 @@ td_graph_layout_node_matches(const TdGraphLayout *layout, guint i, const char *f
   const TdGraphNode *node = &g_array_index(layout->nodes, TdGraphNode, i);
   if (node->proxy_of >= 0 || !folded[0])
     return false;
-  return contains_folded(node->name, folded) || contains_folded(node->op, folded);
+  return contains_folded(node->name, folded) || contains_folded(node->op, folded) ||
+         (node->members && contains_folded(node->members, folded));
 }

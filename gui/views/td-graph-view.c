@@ -28,9 +28,10 @@ typedef struct {
 
 /* What a worker lays out. */
 typedef struct {
-  gint64 cf_id; /* for the cache */
-  guint hash;   /* for the cache */
-  char *json;   /* the graph */
+  gint64 cf_id;    /* for the cache */
+  guint hash;      /* for the cache */
+  char *json;      /* the graph */
+  char **expanded; /* the name scopes shown open */
 } LayoutJob;
 
 struct _TdGraphView {
@@ -55,6 +56,10 @@ struct _TdGraphView {
   double pointer_x;   /* last pointer position, for zooming around it */
   double pointer_y;   /* last pointer position */
 
+  char *json;          /* the shown trace's graph, for laying it out with other scopes open */
+  GPtrArray *expanded; /* the name scopes shown open (char *), for this trace */
+  guint json_hash;     /* g_str_hash of json; self->hash mixes in the open scopes */
+
   char *search;       /* casefolded search text, or NULL */
   guint8 *matches;    /* per node: matches the search */
   guint n_matches;    /* how many do */
@@ -75,11 +80,21 @@ static guint signals[N_SIGNALS];
 /* ---- colours -------------------------------------------------------------------------------- */
 
 /* Node fills by kind, light and dark. */
-typedef enum { KIND_OP, KIND_ARG, KIND_CONST, KIND_STATE, KIND_FLOW, KIND_PROXY, N_KINDS } Kind;
+typedef enum {
+  KIND_OP,
+  KIND_ARG,
+  KIND_CONST,
+  KIND_STATE,
+  KIND_FLOW,
+  KIND_PROXY,
+  KIND_GROUP,
+  N_KINDS
+} Kind;
 static const char *const kind_fill[N_KINDS][2] = {
     [KIND_OP] = {"#ffffff", "#303034"},    [KIND_ARG] = {"#cfe3f7", "#24405c"},
     [KIND_CONST] = {"#e8e8e8", "#3d3d40"}, [KIND_STATE] = {"#f7c9c9", "#5c2a2a"},
-    [KIND_FLOW] = {"#e2d5f2", "#3f3257"},  [KIND_PROXY] = {"#f4f4f4", "#2a2a2d"},
+    [KIND_GROUP] = {"#e2d6f0", "#3f3352"}, [KIND_FLOW] = {"#e2d5f2", "#3f3257"},
+    [KIND_PROXY] = {"#f4f4f4", "#2a2a2d"},
 };
 
 static Kind
@@ -87,6 +102,8 @@ node_kind(const TdGraphNode *node)
 {
   if (node->proxy_of >= 0)
     return KIND_PROXY;
+  if (node->group)
+    return KIND_GROUP;
   if (g_str_equal(node->op, "Placeholder"))
     return KIND_ARG;
   if (g_str_equal(node->op, "Const"))
@@ -260,6 +277,7 @@ layout_job_free(gpointer data)
 {
   LayoutJob *job = data;
   g_free(job->json);
+  g_strfreev(job->expanded);
   g_free(job);
 }
 
@@ -268,7 +286,8 @@ layout_thread(GTask *task, gpointer source, gpointer data, GCancellable *cancell
 {
   LayoutJob *job = data;
   GError *error = NULL;
-  TdGraphLayout *layout = td_graph_layout_new_from_json(job->json, &error);
+  TdGraphLayout *layout =
+      td_graph_layout_new_from_json_scoped(job->json, (const char *const *)job->expanded, &error);
   if (layout)
     g_task_return_pointer(task, layout, (GDestroyNotify)td_graph_layout_free);
   else
@@ -295,14 +314,39 @@ layout_done(GObject *source, GAsyncResult *result, gpointer user_data)
   show_layout(self, layout);
 }
 
+/* The cache's key for the shown JSON with the open scopes (an open scope changes the drawing). */
+static guint
+expanded_hash(TdGraphView *self, guint json_hash)
+{
+  guint h = json_hash;
+  for (guint i = 0; i < self->expanded->len; i++)
+    h ^= g_str_hash(self->expanded->pdata[i]) * 2654435761u;
+  return h;
+}
+
+static void lay_out(TdGraphView *self, gint64 cf_id, guint hash, const char *graph_json);
+
 void
 td_graph_view_set_trace(TdGraphView *self, gint64 cf_id, const char *graph_json)
 {
   g_return_if_fail(TD_IS_GRAPH_VIEW(self));
-  guint hash = graph_json ? g_str_hash(graph_json) : 0;
+  guint json_hash = graph_json ? g_str_hash(graph_json) : 0;
+  if (cf_id != self->cf_id || json_hash != self->json_hash)
+    g_ptr_array_set_size(self->expanded, 0); /* another graph: its scopes start closed */
+  guint hash = expanded_hash(self, json_hash);
   bool same = cf_id == self->cf_id && hash == self->hash && (self->layout || self->waiting);
   if (same && graph_json)
     return;
+  self->json_hash = json_hash;
+  g_free(self->json);
+  self->json = g_strdup(graph_json);
+  lay_out(self, cf_id, hash, graph_json);
+}
+
+/* Shows (cf_id, hash)'s layout, from the cache or laid out in a worker. */
+static void
+lay_out(TdGraphView *self, gint64 cf_id, guint hash, const char *graph_json)
+{
   self->cf_id = cf_id;
   self->hash = hash;
   self->waiting = false;
@@ -315,7 +359,9 @@ td_graph_view_set_trace(TdGraphView *self, gint64 cf_id, const char *graph_json)
   show_layout(self, NULL);
   self->waiting = true;
   LayoutJob *job = g_new(LayoutJob, 1);
-  *job = (LayoutJob){cf_id, hash, g_strdup(graph_json)};
+  g_ptr_array_add(self->expanded, NULL);
+  *job = (LayoutJob){cf_id, hash, g_strdup(graph_json), g_strdupv((char **)self->expanded->pdata)};
+  g_ptr_array_set_size(self->expanded, self->expanded->len - 1);
   g_autoptr(GTask) task = g_task_new(self, self->cancellable, layout_done, NULL);
   g_task_set_task_data(task, job, layout_job_free);
   g_task_run_in_thread(task, layout_thread);
@@ -386,9 +432,17 @@ td_graph_view_zoom_fit(TdGraphView *self)
   double scale = MIN((w - 2 * FIT_MARGIN) / MAX(gw, 1), (h - 2 * FIT_MARGIN) / MAX(gh, 1));
   if (scale < MIN_SCALE) {
     /* Too big to see whole (a training step is thousands of layers deep): its width, from the
-     * top, where the inputs are. */
-    scale = CLAMP(MIN((w - 2 * FIT_MARGIN) / MAX(gw, 1), 1.0), MIN_SCALE, MAX_SCALE);
-    set_view(self, scale, MAX((w - gw * scale) / 2, FIT_MARGIN), FIT_MARGIN);
+     * top, where the inputs are; where even the width is too wide to read, the first node at
+     * a readable scale. */
+    scale = MIN((w - 2 * FIT_MARGIN) / MAX(gw, 1), 1.0);
+    if (scale >= TEXT_MIN_SCALE) {
+      set_view(self, scale, MAX((w - gw * scale) / 2, FIT_MARGIN), FIT_MARGIN);
+      return;
+    }
+    const TdGraphBox *first = &td_graph_layout_get_node(self->layout, 0)->box;
+    scale = 0.8;
+    set_view(self, scale, w / 2.0 - (first->x + first->width / 2) * scale,
+             FIT_MARGIN - first->y * scale);
     return;
   }
   scale = CLAMP(MIN(scale, 1.5), MIN_SCALE, MAX_SCALE);
@@ -429,6 +483,10 @@ td_graph_view_get_n_matches(TdGraphView *self)
 static char *
 details_markup(const TdGraphNode *node)
 {
+  if (node->group)
+    return g_markup_printf_escaped("<b>%s</b>  a name scope of %'u nodes\n"
+                                   "Double-click to open it; C closes every scope again.",
+                                   node->name, node->group);
   GString *s = g_string_new(NULL);
   g_autofree char *head = g_markup_printf_escaped("<b>%s</b>  %s", node->op, node->name);
   g_string_append(s, head);
@@ -495,7 +553,14 @@ on_click(GtkGestureClick *gesture, int n_press, double x, double y, gpointer use
   gtk_widget_grab_focus(GTK_WIDGET(self));
   if (!self->layout || self->dragged)
     return;
-  td_graph_view_select_node(self, td_graph_view_node_at(self, x, y));
+  int node = td_graph_view_node_at(self, x, y);
+  const TdGraphNode *n = node >= 0 ? td_graph_layout_get_node(self->layout, (guint)node) : NULL;
+  if (n_press == 2 && n && n->group) {
+    g_autofree char *scope = g_strndup(n->name, strlen(n->name) - 1); /* without the "/" */
+    td_graph_view_open_scope(self, scope);
+    return;
+  }
+  td_graph_view_select_node(self, node);
 }
 
 static void
@@ -590,7 +655,34 @@ on_key(GtkEventControllerKey *key, guint keyval, guint keycode, GdkModifierType 
     td_graph_view_select_node(self, -1);
     return TRUE;
   }
+  if ((keyval == GDK_KEY_c || keyval == GDK_KEY_C) && self->expanded->len > 0) {
+    td_graph_view_close_scopes(self);
+    return TRUE;
+  }
   return FALSE;
+}
+
+void
+td_graph_view_open_scope(TdGraphView *self, const char *scope)
+{
+  g_return_if_fail(TD_IS_GRAPH_VIEW(self) && scope != NULL);
+  if (!self->json)
+    return;
+  for (guint i = 0; i < self->expanded->len; i++)
+    if (g_str_equal(self->expanded->pdata[i], scope))
+      return;
+  g_ptr_array_add(self->expanded, g_strdup(scope));
+  lay_out(self, self->cf_id, expanded_hash(self, self->json_hash), self->json);
+}
+
+void
+td_graph_view_close_scopes(TdGraphView *self)
+{
+  g_return_if_fail(TD_IS_GRAPH_VIEW(self));
+  if (!self->json || self->expanded->len == 0)
+    return;
+  g_ptr_array_set_size(self->expanded, 0);
+  lay_out(self, self->cf_id, expanded_hash(self, self->json_hash), self->json);
 }
 
 static void
@@ -769,8 +861,9 @@ node_text(TdGraphView *self, guint i, const TdGraphNode *node)
   if (text)
     return text;
   g_autofree char *markup =
-      node->proxy_of >= 0
-          ? g_markup_printf_escaped("<small>%s</small>", node->name)
+      node->proxy_of >= 0 ? g_markup_printf_escaped("<small>%s</small>", node->name)
+      : node->group
+          ? g_markup_printf_escaped("<b>%s</b>\n%'u nodes", node->name, node->group)
           : g_markup_printf_escaped("<b>%s</b>\n%s%s<small>%s</small>", node->op, node->name,
                                     node->outputs[0] ? "\n" : "", node->outputs);
   text = gtk_widget_create_pango_layout(GTK_WIDGET(self), NULL);
@@ -958,6 +1051,8 @@ td_graph_view_finalize(GObject *object)
   g_free(self->error);
   g_free(self->search);
   g_free(self->matches);
+  g_free(self->json);
+  g_ptr_array_unref(self->expanded);
   G_OBJECT_CLASS(td_graph_view_parent_class)->finalize(object);
 }
 
@@ -987,6 +1082,7 @@ td_graph_view_init(TdGraphView *self)
   g_queue_init(&self->cache);
   self->cancellable = g_cancellable_new();
   self->texts = g_ptr_array_new_with_free_func(unref_text);
+  self->expanded = g_ptr_array_new_with_free_func(g_free);
   self->scale = 1.0;
   self->selected = -1;
   self->details = gtk_label_new(NULL);

@@ -41,6 +41,11 @@ guint td_graph_view_get_n_matches(TdGraphView *self);
 int td_graph_view_next_match(TdGraphView *self, gboolean backwards);
 /* The place among the matches of the one shown last (1 for the first), or 0. */
 int td_graph_view_get_current_match(TdGraphView *self);
+/* A big graph's name scopes are boxes (td_graph_layout_new_from_json_scoped): opens `scope`
+ * ("gradient_tape"; a double-click on its box does it) and lays the graph out again. */
+void td_graph_view_open_scope(TdGraphView *self, const char *scope);
+/* Closes every scope opened (the C key), as the graph was first shown. */
+void td_graph_view_close_scopes(TdGraphView *self);
 /* Why the last layout failed, or NULL. */
 const char *td_graph_view_get_error(TdGraphView *self);
 /* The node at widget point (x, y), or -1. */

@@ -370,6 +370,67 @@ test_six_thousand_nodes(void)
   }
 }
 
+/* Name scopes of a big graph are boxes: "grad/" holds 300 nodes (two of them in "grad/inner/"),
+ * "w/" a variable's two nodes; a node outside reads from inside a scope through the scope's box,
+ * once; search finds a node inside a box; opening "grad" shows its nodes with "grad/inner/" a
+ * box in turn; a scope of one node shows that node. */
+static void
+test_name_scopes(void)
+{
+  g_autoptr(GString) s = g_string_new("{\"name\":\"step\",\"nodes\":[");
+  append_node(s, "x", "Placeholder", "");
+  append_node(s, "w/kernel", "Placeholder", "");
+  append_node(s, "w/read", "ReadVariableOp", "\"w/kernel\"");
+  append_node(s, "solo/only", "Relu", "\"x\"");
+  for (int i = 0; i < 298; i++) {
+    g_autofree char *name = g_strdup_printf("grad/Mul_%d", i);
+    g_autofree char *in =
+        i ? g_strdup_printf("\"grad/Mul_%d\",\"x\"", i - 1) : g_strdup("\"x\",\"w/read\"");
+    append_node(s, name, "Mul", in);
+  }
+  append_node(s, "grad/inner/a", "Neg", "\"grad/Mul_297\"");
+  append_node(s, "grad/inner/b", "Neg", "\"grad/inner/a\"");
+  append_node(s, "out", "AddV2", "\"grad/inner/b:0\",\"grad/Mul_5\",\"solo/only\"");
+  g_string_append(s, "]}");
+
+  const char *const closed[] = {NULL};
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TdGraphLayout) layout = td_graph_layout_new_from_json_scoped(s->str, closed, &error);
+  g_assert_no_error(error);
+  g_assert_true(td_graph_layout_has_groups(layout));
+  const TdGraphNode *grad = node_named(layout, "grad/");
+  g_assert_cmpuint(grad->group, ==, 300);
+  g_assert_cmpstr(grad->inputs[0], ==, "x");
+  g_assert_cmpstr(grad->inputs[1], ==, "w/"); /* the variable's scope, a box too */
+  g_assert_null(grad->inputs[2]);
+  g_assert_cmpuint(node_named(layout, "w/")->group, ==, 2);
+  g_assert_cmpuint(node_named(layout, "solo/only")->group, ==, 0); /* one node: itself */
+  const TdGraphNode *out = node_named(layout, "out");
+  g_assert_cmpstr(out->inputs[0], ==, "grad/"); /* two inputs from the scope, one edge */
+  g_assert_cmpstr(out->inputs[1], ==, "solo/only");
+  g_assert_null(out->inputs[2]);
+  g_assert_cmpint(td_graph_layout_find_node(layout, "grad/Mul_5"), ==, -1);
+  g_assert_cmpuint(td_graph_layout_n_nodes(layout), ==, 5); /* x, w/, solo/only, grad/, out */
+  g_autofree char *folded = g_utf8_casefold("mul_17", -1);
+  g_assert_true(td_graph_layout_node_matches(
+      layout, (guint)td_graph_layout_find_node(layout, "grad/"), folded));
+  assert_edges_touch_boxes(layout);
+
+  const char *const open_grad[] = {"grad", NULL};
+  g_autoptr(TdGraphLayout) opened = td_graph_layout_new_from_json_scoped(s->str, open_grad, &error);
+  g_assert_no_error(error);
+  g_assert_cmpint(td_graph_layout_find_node(opened, "grad/Mul_5"), >=, 0);
+  g_assert_cmpuint(node_named(opened, "grad/inner/")->group, ==, 2);
+  g_assert_cmpstr(node_named(opened, "out")->inputs[0], ==, "grad/inner/");
+  g_assert_cmpstr(node_named(opened, "out")->inputs[1], ==, "grad/Mul_5");
+
+  /* without a list of open scopes (and in small graphs) nothing is a box */
+  g_autoptr(TdGraphLayout) plain = td_graph_layout_new_from_json(s->str, &error);
+  g_assert_no_error(error);
+  g_assert_false(td_graph_layout_has_groups(plain));
+  g_assert_cmpint(td_graph_layout_find_node(plain, "grad/Mul_5"), >=, 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -380,5 +441,6 @@ main(int argc, char **argv)
   g_test_add_func("/views/layout/odd-names-and-unknown-inputs", test_odd_names);
   g_test_add_func("/views/layout/thousand-nodes-under-a-second", test_thousand_nodes);
   g_test_add_func("/views/layout/six-thousand-nodes-quick", test_six_thousand_nodes);
+  g_test_add_func("/views/layout/name-scopes-as-boxes", test_name_scopes);
   return g_test_run();
 }

@@ -520,6 +520,63 @@ test_graph_view_drag_and_counts(void)
   g_clear_pointer(&activated_node, g_free);
 }
 
+/* A big graph's scopes are boxes: a double-click on one opens it (laid out again, in the
+ * worker), C closes every scope again, another trace starts with its scopes closed. */
+static void
+test_graph_view_scopes(void)
+{
+  GString *s = g_string_new("{\"name\":\"f\",\"nodes\":[{\"name\":\"x\",\"op\":\"Placeholder\"}");
+  for (int i = 0; i < 320; i++)
+    g_string_append_printf(s, ",{\"name\":\"grad/Mul_%d\",\"op\":\"Mul\",\"inputs\":[\"%s\"]}", i,
+                           i ? "grad/Mul_0" : "x");
+  g_string_append(s, "]}");
+  g_autofree char *json = g_string_free(s, FALSE);
+  GtkWidget *view = td_graph_view_new();
+  GtkWidget *window = window_with(view, 600, 500);
+  TdGraphView *gv = TD_GRAPH_VIEW(view);
+  td_graph_view_set_trace(gv, 7, json);
+  g_assert_true(iterate_until(is_idle, gv, 20));
+  const TdGraphLayout *layout = td_graph_view_get_layout(gv);
+  g_assert_cmpuint(td_graph_layout_n_nodes(layout), ==, 2); /* x and grad/ */
+  int group = td_graph_layout_find_node(layout, "grad/");
+  g_assert_cmpint(group, >=, 0);
+
+  /* a double-click on the box */
+  double px = -1, py = -1;
+  for (int y = 0; y < 500 && px < 0; y += 2)
+    for (int x = 0; x < 600 && px < 0; x += 2)
+      if (td_graph_view_node_at(gv, x, y) == group) {
+        px = x;
+        py = y;
+      }
+  g_assert_cmpfloat(px, >=, 0);
+  GtkEventController *click = NULL;
+  GListModel *controllers = gtk_widget_observe_controllers(view);
+  for (guint i = 0; i < g_list_model_get_n_items(controllers) && !click; i++) {
+    g_autoptr(GObject) c = g_list_model_get_item(controllers, i);
+    if (GTK_IS_GESTURE_CLICK(c))
+      click = GTK_EVENT_CONTROLLER(c);
+  }
+  g_object_unref(controllers);
+  g_assert_nonnull(click);
+  g_signal_emit_by_name(click, "released", 2, px, py); /* the view acts on release */
+  g_assert_true(iterate_until(is_idle, gv, 20));
+  layout = td_graph_view_get_layout(gv);
+  g_assert_cmpint(td_graph_layout_find_node(layout, "grad/Mul_3"), >=, 0);
+  g_assert_cmpint(td_graph_layout_find_node(layout, "grad/"), ==, -1);
+
+  td_graph_view_close_scopes(gv);
+  g_assert_true(iterate_until(is_idle, gv, 20));
+  g_assert_cmpint(td_graph_layout_find_node(td_graph_view_get_layout(gv), "grad/"), >=, 0);
+
+  td_graph_view_open_scope(gv, "grad");
+  g_assert_true(iterate_until(is_idle, gv, 20));
+  td_graph_view_set_trace(gv, 8, json); /* another trace: closed again */
+  g_assert_true(iterate_until(is_idle, gv, 20));
+  g_assert_cmpint(td_graph_layout_find_node(td_graph_view_get_layout(gv), "grad/"), >=, 0);
+  gtk_window_destroy(GTK_WINDOW(window));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -533,5 +590,6 @@ main(int argc, char **argv)
   g_test_add_func("/views/timeline/keys-zoom-limits-idle-gaps", test_timeline_keys_and_limits);
   g_test_add_func("/views/graph-view/lays-out-caches-searches", test_graph_view_renders_graph);
   g_test_add_func("/views/graph-view/drag-and-search-counts", test_graph_view_drag_and_counts);
+  g_test_add_func("/views/graph-view/name-scopes-open-and-close", test_graph_view_scopes);
   return g_test_run();
 }
