@@ -46,12 +46,15 @@ struct _TdGraphView {
   GCancellable *cancellable;   /* cancelled on dispose, so late layouts are dropped */
   GPtrArray *texts;            /* PangoLayout* per node, made when first drawn */
 
-  double scale;       /* pixels per graph point */
-  double ox, oy;      /* widget position of the graph's origin */
-  bool fit_wanted;    /* zoom to fit once the widget has a size */
-  double drag_ox;     /* offset when a drag began */
-  double drag_oy;     /* offset when a drag began */
-  bool dragged;       /* the press moved beyond a click: its release selects nothing */
+  double scale;      /* pixels per graph point */
+  double ox, oy;     /* widget position of the graph's origin */
+  bool fit_wanted;   /* zoom to fit once the widget has a size */
+  double drag_ox;    /* offset when a drag began */
+  double drag_oy;    /* offset when a drag began */
+  bool dragged;      /* the press moved beyond a click: its release selects nothing */
+  bool minimap_drag; /* the press was on the minimap: a drag moves the view there */
+  double drag_x;     /* where the drag began, in widget pixels */
+  double drag_y;
   double pinch_scale; /* scale when a pinch began */
   double pointer_x;   /* last pointer position, for zooming around it */
   double pointer_y;   /* last pointer position */
@@ -546,12 +549,90 @@ td_graph_view_node_at(TdGraphView *self, double x, double y)
                                  (y - self->oy) / self->scale);
 }
 
+/* ---- the minimap: the whole graph, small, in a corner, with the part in view marked ---------- */
+
+#define MINIMAP_W      180.0 /* largest size, pixels */
+#define MINIMAP_H      140.0
+#define MINIMAP_MARGIN 10.0
+
+/* Where the minimap is (widget pixels) and its points per graph point; FALSE when the graph is
+ * all in view (no minimap then). */
+static bool
+minimap_frame(TdGraphView *self, graphene_rect_t *frame, double *scale)
+{
+  if (!self->layout)
+    return false;
+  int w = gtk_widget_get_width(GTK_WIDGET(self)), h = gtk_widget_get_height(GTK_WIDGET(self));
+  double gw, gh;
+  td_graph_layout_get_size(self->layout, &gw, &gh);
+  bool all_in_view = self->ox >= -1 && self->oy >= -1 && self->ox + gw * self->scale <= w + 1 &&
+                     self->oy + gh * self->scale <= h + 1;
+  if (all_in_view || gw <= 0 || gh <= 0 || w < 3 * MINIMAP_W || h < 2 * MINIMAP_H)
+    return false;
+  *scale = MIN(MINIMAP_W / gw, MINIMAP_H / gh);
+  double mw = MAX(gw * *scale, 8), mh = MAX(gh * *scale, 8);
+  *frame = GRAPHENE_RECT_INIT(w - mw - MINIMAP_MARGIN, h - mh - MINIMAP_MARGIN, mw, mh);
+  return true;
+}
+
+/* A press at (x, y) on the minimap centres the view on that place of the graph; FALSE when
+ * (x, y) is not on it. */
+static bool
+minimap_centre(TdGraphView *self, double x, double y)
+{
+  graphene_rect_t frame;
+  double mscale;
+  if (!minimap_frame(self, &frame, &mscale) ||
+      !graphene_rect_contains_point(&frame, &GRAPHENE_POINT_INIT(x, y)))
+    return false;
+  double gx = (x - frame.origin.x) / mscale, gy = (y - frame.origin.y) / mscale;
+  int w = gtk_widget_get_width(GTK_WIDGET(self)), h = gtk_widget_get_height(GTK_WIDGET(self));
+  self->fit_wanted = false;
+  set_view(self, self->scale, w / 2.0 - gx * self->scale, h / 2.0 - gy * self->scale);
+  return true;
+}
+
+static void
+draw_minimap(TdGraphView *self, GtkSnapshot *snapshot, GdkRGBA fg, bool dark)
+{
+  graphene_rect_t frame;
+  double mscale;
+  if (!minimap_frame(self, &frame, &mscale))
+    return;
+  GdkRGBA paper = rgba(dark ? "#242424" : "#fafafa", 0.92f);
+  GdkRGBA ink = fg;
+  ink.alpha *= 0.45f;
+  gtk_snapshot_append_color(snapshot, &paper, &frame);
+  for (guint i = 0; i < td_graph_layout_n_nodes(self->layout); i++) {
+    const TdGraphBox *b = &td_graph_layout_get_node(self->layout, i)->box;
+    gtk_snapshot_append_color(
+        snapshot, &ink,
+        &GRAPHENE_RECT_INIT(frame.origin.x + b->x * mscale, frame.origin.y + b->y * mscale,
+                            MAX(b->width * mscale, 1), MAX(b->height * mscale, 1)));
+  }
+  /* the part in view */
+  int w = gtk_widget_get_width(GTK_WIDGET(self)), h = gtk_widget_get_height(GTK_WIDGET(self));
+  graphene_rect_t seen = GRAPHENE_RECT_INIT(frame.origin.x - self->ox / self->scale * mscale,
+                                            frame.origin.y - self->oy / self->scale * mscale,
+                                            w / self->scale * mscale, h / self->scale * mscale);
+  graphene_rect_intersection(&seen, &frame, &seen);
+  GdkRGBA accent = rgba(dark ? "#78aeed" : "#1c71d8", 1);
+  GskRoundedRect outline;
+  gsk_rounded_rect_init_from_rect(&outline, &seen, 0);
+  gtk_snapshot_append_border(snapshot, &outline, (float[4]){1.5f, 1.5f, 1.5f, 1.5f},
+                             (GdkRGBA[4]){accent, accent, accent, accent});
+  GskRoundedRect border;
+  gsk_rounded_rect_init_from_rect(&border, &frame, 0);
+  gtk_snapshot_append_border(snapshot, &border, (float[4]){1, 1, 1, 1},
+                             (GdkRGBA[4]){ink, ink, ink, ink});
+}
+
 static void
 on_click(GtkGestureClick *gesture, int n_press, double x, double y, gpointer user_data)
 {
   TdGraphView *self = TD_GRAPH_VIEW(user_data);
   gtk_widget_grab_focus(GTK_WIDGET(self));
-  if (!self->layout || self->dragged)
+  if (!self->layout || self->dragged || self->minimap_drag || minimap_centre(self, x, y))
     return;
   int node = td_graph_view_node_at(self, x, y);
   const TdGraphNode *n = node >= 0 ? td_graph_layout_get_node(self->layout, (guint)node) : NULL;
@@ -569,7 +650,10 @@ on_drag_begin(GtkGestureDrag *gesture, double x, double y, gpointer user_data)
   TdGraphView *self = TD_GRAPH_VIEW(user_data);
   self->drag_ox = self->ox;
   self->drag_oy = self->oy;
+  self->drag_x = x;
+  self->drag_y = y;
   self->dragged = false;
+  self->minimap_drag = minimap_centre(self, x, y);
 }
 
 static void
@@ -579,7 +663,10 @@ on_drag_update(GtkGestureDrag *gesture, double dx, double dy, gpointer user_data
   if (!self->dragged && fabs(dx) < DRAG_SLOP && fabs(dy) < DRAG_SLOP)
     return; /* a click, not yet a drag */
   self->dragged = true;
-  set_view(self, self->scale, self->drag_ox + dx, self->drag_oy + dy);
+  if (self->minimap_drag)
+    minimap_centre(self, self->drag_x + dx, self->drag_y + dy);
+  else
+    set_view(self, self->scale, self->drag_ox + dx, self->drag_oy + dy);
 }
 
 static gboolean
@@ -673,6 +760,16 @@ td_graph_view_open_scope(TdGraphView *self, const char *scope)
       return;
   g_ptr_array_add(self->expanded, g_strdup(scope));
   lay_out(self, self->cf_id, expanded_hash(self, self->json_hash), self->json);
+}
+
+void
+td_graph_view_get_visible(TdGraphView *self, double *x, double *y, double *width, double *height)
+{
+  g_return_if_fail(TD_IS_GRAPH_VIEW(self));
+  *x = -self->ox / self->scale;
+  *y = -self->oy / self->scale;
+  *width = gtk_widget_get_width(GTK_WIDGET(self)) / self->scale;
+  *height = gtk_widget_get_height(GTK_WIDGET(self)) / self->scale;
 }
 
 void
@@ -978,6 +1075,7 @@ td_graph_view_snapshot(GtkWidget *widget, GtkSnapshot *snapshot)
   gtk_snapshot_restore(snapshot);
   if (td_graph_layout_is_quick(self->layout))
     draw_note(self, snapshot, td_graph_layout_n_nodes(self->layout));
+  draw_minimap(self, snapshot, f.fg, f.dark);
   gtk_snapshot_pop(snapshot);
 }
 

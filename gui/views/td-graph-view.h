@@ -46,6 +46,9 @@ int td_graph_view_get_current_match(TdGraphView *self);
 void td_graph_view_open_scope(TdGraphView *self, const char *scope);
 /* Closes every scope opened (the C key), as the graph was first shown. */
 void td_graph_view_close_scopes(TdGraphView *self);
+/* The part of the graph in view, in graph points. */
+void td_graph_view_get_visible(TdGraphView *self, double *x, double *y, double *width,
+                               double *height);
 /* Why the last layout failed, or NULL. */
 const char *td_graph_view_get_error(TdGraphView *self);
 /* The node at widget point (x, y), or -1. */

@@ -565,6 +565,30 @@ test_graph_view_scopes(void)
   g_assert_cmpint(td_graph_layout_find_node(layout, "grad/Mul_3"), >=, 0);
   g_assert_cmpint(td_graph_layout_find_node(layout, "grad/"), ==, -1);
 
+  /* the opened scope is wide: zoomed in, a minimap in the bottom right corner; a press on its
+   * far corner brings the graph's far corner into view */
+  td_graph_view_zoom_fit(gv);
+  td_graph_view_zoom(gv, 6);
+  double x0, y0, vw, vh, gw, gh;
+  td_graph_view_get_visible(gv, &x0, &y0, &vw, &vh);
+  td_graph_layout_get_size(td_graph_view_get_layout(gv), &gw, &gh);
+  g_assert_cmpfloat(x0 + vw, <, gw); /* the right end is out of view */
+  GtkEventController *drag = NULL;
+  controllers = gtk_widget_observe_controllers(view);
+  for (guint i = 0; i < g_list_model_get_n_items(controllers) && !drag; i++) {
+    g_autoptr(GObject) c = g_list_model_get_item(controllers, i);
+    if (GTK_IS_GESTURE_DRAG(c))
+      drag = GTK_EVENT_CONTROLLER(c);
+  }
+  g_object_unref(controllers);
+  int w = gtk_widget_get_width(view), h = gtk_widget_get_height(view);
+  g_signal_emit_by_name(drag, "drag-begin", w - 12.0, h - 12.0);
+  g_signal_emit_by_name(drag, "drag-end", 0.0, 0.0);
+  double x1, y1;
+  td_graph_view_get_visible(gv, &x1, &y1, &vw, &vh);
+  g_assert_cmpfloat(x1, >, x0);
+  g_assert_cmpfloat(x1 + vw / 2, >, 0.95 * gw); /* centred near the right end now */
+
   td_graph_view_close_scopes(gv);
   g_assert_true(iterate_until(is_idle, gv, 20));
   g_assert_cmpint(td_graph_layout_find_node(td_graph_view_get_layout(gv), "grad/"), >=, 0);
