@@ -26,6 +26,7 @@
  * run's. An empty snapshot comes first, so that both modes look alike to the GUI.
  */
 #include "td-client.h"
+#include "tr-wire.h"
 
 #include "tf.h"
 #include "tp.h"
@@ -269,12 +270,11 @@ new_event_array(void)
 
 /* Where to attach: read from the connection file and its discovery file. */
 typedef struct {
-  char *connection_file;  /* as given */
-  char *discovery_file;   /* trellis-debug-*.json beside it */
-  char *key;              /* HMAC key ("" disables signing) */
-  GChecksumType checksum; /* digest of the signature scheme */
-  char *events;           /* PUB endpoint */
-  char *requests;         /* ROUTER endpoint */
+  char *connection_file; /* as given */
+  char *discovery_file;  /* trellis-debug-*.json beside it */
+  TrWireSigner *signer;  /* the connection file's key and scheme (core/wire) */
+  char *events;          /* PUB endpoint */
+  char *requests;        /* ROUTER endpoint */
 } AttachConfig;
 
 struct _TdClient {
@@ -307,7 +307,7 @@ attach_config_free(AttachConfig *conf)
     return;
   g_free(conf->connection_file);
   g_free(conf->discovery_file);
-  g_free(conf->key);
+  tr_wire_signer_free(conf->signer);
   g_free(conf->events);
   g_free(conf->requests);
   g_free(conf);
@@ -382,29 +382,20 @@ td_client_free(TdClient *client)
   g_free(client);
 }
 
-/* ---- signatures ------------------------------------------------------------------------------ */
-
-static const struct {
-  const char *scheme;
-  GChecksumType type;
-} schemes[] = {
-    {"hmac-sha256", G_CHECKSUM_SHA256}, {"hmac-sha512", G_CHECKSUM_SHA512},
-    {"hmac-sha384", G_CHECKSUM_SHA384}, {"hmac-sha1", G_CHECKSUM_SHA1},
-    {"hmac-md5", G_CHECKSUM_MD5},
-};
+/* ---- signatures (core/wire's, over ZeroMQ frames) ------------------------------------------ */
 
 /* Hex HMAC of the frames, or "" when signing is off. Transfer full. */
 static char *
 sign_frames(const AttachConfig *conf, const zmq_msg_t *const *frames, guint n)
 {
-  if (!*conf->key)
-    return g_strdup("");
-  GHmac *hmac = g_hmac_new(conf->checksum, (const guchar *)conf->key, strlen(conf->key));
-  for (guint i = 0; i < n; i++)
-    g_hmac_update(hmac, zmq_msg_data((zmq_msg_t *)frames[i]), zmq_msg_size((zmq_msg_t *)frames[i]));
-  char *hex = g_strdup(g_hmac_get_string(hmac));
-  g_hmac_unref(hmac);
-  return hex;
+  const void *data[4];
+  size_t sizes[4];
+  g_assert(n <= G_N_ELEMENTS(data));
+  for (guint i = 0; i < n; i++) {
+    data[i] = zmq_msg_data((zmq_msg_t *)frames[i]);
+    sizes[i] = zmq_msg_size((zmq_msg_t *)frames[i]);
+  }
+  return tr_wire_signer_sign(conf->signer, data, sizes, n);
 }
 
 /* Constant-time check of `signature` against the frames. */
@@ -412,17 +403,15 @@ static bool
 verify_frames(const AttachConfig *conf, const zmq_msg_t *signature, const zmq_msg_t *const *frames,
               guint n)
 {
-  if (!*conf->key)
-    return true;
-  g_autofree char *expected = sign_frames(conf, frames, n);
-  size_t len = zmq_msg_size((zmq_msg_t *)signature);
-  const unsigned char *got = zmq_msg_data((zmq_msg_t *)signature);
-  if (len != strlen(expected))
-    return false;
-  unsigned char diff = 0;
-  for (size_t i = 0; i < len; i++)
-    diff |= got[i] ^ (unsigned char)expected[i];
-  return diff == 0;
+  const void *data[4];
+  size_t sizes[4];
+  g_assert(n <= G_N_ELEMENTS(data));
+  for (guint i = 0; i < n; i++) {
+    data[i] = zmq_msg_data((zmq_msg_t *)frames[i]);
+    sizes[i] = zmq_msg_size((zmq_msg_t *)frames[i]);
+  }
+  return tr_wire_signer_verify(conf->signer, zmq_msg_data((zmq_msg_t *)signature),
+                               zmq_msg_size((zmq_msg_t *)signature), data, sizes, n);
 }
 
 /* ---- connection and discovery files ------------------------------------------------------- */
@@ -498,16 +487,10 @@ attach_config_load(const char *connection_file, GError **error)
   conf->discovery_file = td_discovery_path(connection_file);
   const char *key = string_member(conn, "key");
   const char *scheme = string_member(conn, "signature_scheme");
-  conf->key = g_strdup(key ? key : "");
   if (!scheme)
     scheme = "hmac-sha256";
-  bool known = false;
-  for (size_t i = 0; i < G_N_ELEMENTS(schemes); i++)
-    if (strcmp(scheme, schemes[i].scheme) == 0) {
-      conf->checksum = schemes[i].type;
-      known = true;
-    }
-  if (!known) {
+  conf->signer = tr_wire_signer_new(scheme, key);
+  if (!conf->signer) {
     g_set_error(error, TD_CLIENT_ERROR, TD_CLIENT_ERROR_FILE, "unsupported signature scheme '%s'",
                 scheme);
     return NULL;

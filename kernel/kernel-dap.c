@@ -1061,7 +1061,7 @@ tk_dap_new(TkInterp *interp, const TkSender *sender)
   TkDap *dap = g_new0(TkDap, 1);
   dap->interp = interp;
   dap->sender = *sender;
-  dap->sender.signer = tk_signer_copy(sender->signer);
+  dap->sender.signer = tr_wire_signer_copy(sender->signer);
   dap->owner_fd = -1;
   dap->fd = -1;
   dap->breakpoints =
@@ -1081,7 +1081,7 @@ tk_dap_free(TkDap *dap)
   if (!dap)
     return;
   g_assert(!dap->reader);
-  tk_signer_free(dap->sender.signer);
+  tr_wire_signer_free(dap->sender.signer);
   g_hash_table_unref(dap->breakpoints);
   g_hash_table_unref(dap->waiting);
   g_hash_table_unref(dap->stop_events);

@@ -441,7 +441,7 @@ send_reply(TkDebug *d, GPtrArray *frames, guint n_ids, json_t *reply)
 static const char *
 check_request(TkDebug *d, GBytes *signature, GBytes *body_bytes)
 {
-  if (!tk_signer_enabled(d->signer))
+  if (!tr_wire_signer_enabled(d->signer))
     return NULL;
   GBytes *parts[] = {body_bytes};
   if (g_bytes_get_size(signature) == 0 || !tk_signer_verify_frames(d->signer, signature, parts, 1))
@@ -559,7 +559,7 @@ tk_debug_new(void *zctx, const TkConnection *conn, const TkSigner *signer, const
 {
   g_return_val_if_fail(zctx && conn && signer && session && bus && eager, NULL);
   TkDebug *d = g_new0(TkDebug, 1);
-  d->signer = tk_signer_copy(signer);
+  d->signer = tr_wire_signer_copy(signer);
   d->replay = tk_replay_guard_new(REPLAY_HISTORY);
   d->session = g_strdup(session);
   d->topics =
@@ -633,7 +633,7 @@ tk_debug_free(TkDebug *debug)
   g_ptr_array_unref(debug->queue);
   g_hash_table_unref(debug->topics);
   tk_replay_guard_free(debug->replay);
-  tk_signer_free(debug->signer);
+  tr_wire_signer_free(debug->signer);
   g_mutex_clear(&debug->lock);
   g_free(debug->session);
   g_free(debug);

@@ -908,8 +908,8 @@ kernel_free(TkKernel *k)
   g_free(k->events_file);
   tk_history_free(k->history);
   tk_replay_guard_free(k->replay);
-  tk_signer_free(k->main_sender.signer);
-  tk_signer_free(k->control_sender.signer);
+  tr_wire_signer_free(k->main_sender.signer);
+  tr_wire_signer_free(k->control_sender.signer);
   tk_connection_free(k->conn);
   g_queue_clear_full(&k->aborting, (GDestroyNotify)g_ptr_array_unref);
   g_mutex_clear(&k->iopub_lock);
@@ -950,8 +950,8 @@ tk_kernel_run(const char *connection_file, const TkKernelOptions *options, TkInt
     kernel_free(k);
     return FALSE;
   }
-  k->control_sender.signer = tk_signer_copy(k->main_sender.signer);
-  if (!tk_signer_enabled(k->main_sender.signer))
+  k->control_sender.signer = tr_wire_signer_copy(k->main_sender.signer);
+  if (!tr_wire_signer_enabled(k->main_sender.signer))
     g_printerr("trellis-kernel: the connection file has no key: messages are not signed\n");
 
   k->zctx = zmq_ctx_new();

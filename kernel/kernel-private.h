@@ -17,6 +17,7 @@
 #pragma once
 
 #include "kernel-interp.h"
+#include "tr-wire.h"
 
 #include <glib.h>
 #include <jansson.h>
@@ -79,17 +80,16 @@ gboolean tk_connection_save(TkConnection *conn, GError **error);
 
 /* ---- wire format (kernel-wire.c) --------------------------------------------------------- */
 
-/* Signs and checks messages with one key. Not thread-safe: one per thread. */
-typedef struct TkSigner TkSigner;
+/* Signs and checks messages with one key: core/wire's signer (tr-wire.h), shared with the
+ * debugger, here over GBytes frames. */
+typedef TrWireSigner TkSigner;
 /* NULL with `error` for an unknown scheme. An empty key disables signing. Transfer full. */
 TkSigner *tk_signer_new(const char *scheme, const char *key, GError **error);
-TkSigner *tk_signer_copy(const TkSigner *signer);
-void tk_signer_free(TkSigner *signer);
+/* Copied, freed and asked whether it signs with tr_wire_signer_copy, _free and _enabled. */
 /* Hex digest of the four parts. Transfer full. */
 char *tk_signer_sign(TkSigner *signer, GBytes *const parts[4]);
 /* Constant-time check of `signature` against the four parts. */
 bool tk_signer_verify(TkSigner *signer, GBytes *signature, GBytes *const parts[4]);
-bool tk_signer_enabled(const TkSigner *signer);
 /* The same over any list of frames (the debug protocol signs other frame lists). */
 char *tk_signer_sign_frames(TkSigner *signer, GBytes *const *parts, guint n);
 bool tk_signer_verify_frames(TkSigner *signer, GBytes *signature, GBytes *const *parts, guint n);

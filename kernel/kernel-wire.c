@@ -17,95 +17,37 @@
 
 static const char delimiter[] = "<IDS|MSG>";
 
-/* ---- signing ----------------------------------------------------------------------------- */
-
-struct TkSigner {
-  GHmac *keyed;       /* HMAC state after the key, copied for each message; NULL: no signing */
-  GChecksumType type; /* digest of the scheme */
-};
-
-/* Signature schemes, "hmac-" + a digest GLib's GHmac knows. */
-static const struct {
-  const char *scheme;
-  GChecksumType type;
-} schemes[] = {
-    {"hmac-sha256", G_CHECKSUM_SHA256}, {"hmac-sha512", G_CHECKSUM_SHA512},
-    {"hmac-sha384", G_CHECKSUM_SHA384}, {"hmac-sha1", G_CHECKSUM_SHA1},
-    {"hmac-md5", G_CHECKSUM_MD5},
-};
+/* ---- signing (core/wire's signer over GBytes frames) -------------------------------------- */
 
 TkSigner *
 tk_signer_new(const char *scheme, const char *key, GError **error)
 {
-  for (size_t i = 0; i < G_N_ELEMENTS(schemes); i++) {
-    if (strcmp(scheme, schemes[i].scheme) != 0)
-      continue;
-    TkSigner *signer = g_new0(TkSigner, 1);
-    signer->type = schemes[i].type;
-    if (key && *key)
-      signer->keyed = g_hmac_new(signer->type, (const guchar *)key, strlen(key));
-    return signer;
-  }
-  g_set_error(error, TK_ERROR, TK_ERROR_CONNECTION, "unsupported signature scheme '%s'", scheme);
-  return NULL;
-}
-
-TkSigner *
-tk_signer_copy(const TkSigner *signer)
-{
-  TkSigner *copy = g_new0(TkSigner, 1);
-  copy->type = signer->type;
-  copy->keyed = signer->keyed ? g_hmac_copy(signer->keyed) : NULL;
-  return copy;
-}
-
-void
-tk_signer_free(TkSigner *signer)
-{
+  TkSigner *signer = tr_wire_signer_new(scheme, key);
   if (!signer)
-    return;
-  if (signer->keyed)
-    g_hmac_unref(signer->keyed);
-  g_free(signer);
-}
-
-bool
-tk_signer_enabled(const TkSigner *signer)
-{
-  return signer->keyed != NULL;
+    g_set_error(error, TK_ERROR, TK_ERROR_CONNECTION, "unsupported signature scheme '%s'", scheme);
+  return signer;
 }
 
 char *
 tk_signer_sign_frames(TkSigner *signer, GBytes *const *parts, guint n)
 {
-  if (!signer->keyed)
-    return g_strdup("");
-  GHmac *hmac = g_hmac_copy(signer->keyed);
-  for (guint i = 0; i < n; i++) {
-    gsize size;
-    const guchar *data = g_bytes_get_data(parts[i], &size);
-    g_hmac_update(hmac, data, size);
-  }
-  char *hex = g_strdup(g_hmac_get_string(hmac));
-  g_hmac_unref(hmac);
-  return hex;
+  g_autofree const void **data = g_new(const void *, MAX(n, 1));
+  g_autofree size_t *sizes = g_new(size_t, MAX(n, 1));
+  for (guint i = 0; i < n; i++)
+    data[i] = g_bytes_get_data(parts[i], &sizes[i]);
+  return tr_wire_signer_sign(signer, data, sizes, n);
 }
 
 bool
 tk_signer_verify_frames(TkSigner *signer, GBytes *signature, GBytes *const *parts, guint n)
 {
-  if (!signer->keyed)
-    return true;
-  g_autofree char *expected = tk_signer_sign_frames(signer, parts, n);
+  g_autofree const void **data = g_new(const void *, MAX(n, 1));
+  g_autofree size_t *sizes = g_new(size_t, MAX(n, 1));
+  for (guint i = 0; i < n; i++)
+    data[i] = g_bytes_get_data(parts[i], &sizes[i]);
   gsize len;
-  const char *got = g_bytes_get_data(signature, &len);
-  if (len != strlen(expected))
-    return false;
-  /* Every byte is compared whatever the earlier ones were: the time says nothing. */
-  unsigned char diff = 0;
-  for (gsize i = 0; i < len; i++)
-    diff |= (unsigned char)got[i] ^ (unsigned char)expected[i];
-  return diff == 0;
+  const void *got = g_bytes_get_data(signature, &len);
+  return tr_wire_signer_verify(signer, got ? got : "", len, data, sizes, n);
 }
 
 char *
@@ -262,7 +204,7 @@ tk_message_parse(GPtrArray *frames, TkSigner *signer, TkReplayGuard *guard, GErr
   }
   GBytes *signature = frames->pdata[d + 1];
   GBytes *const *parts = (GBytes *const *)&frames->pdata[d + 2];
-  if (tk_signer_enabled(signer)) {
+  if (tr_wire_signer_enabled(signer)) {
     if (g_bytes_get_size(signature) == 0) {
       g_set_error(error, TK_ERROR, TK_ERROR_MESSAGE, "unsigned message");
       return NULL;
