@@ -288,7 +288,7 @@ struct _TdClient {
   bool attached;          /* attach mode (else standalone) */
   AttachConfig *conf;     /* attach: owned */
   char *path;             /* standalone: the .py or .ipynb */
-  GPtrArray *cells;       /* standalone: sources to run (char*, owned); one for a script */
+  GPtrArray *cells;       /* standalone: cells to run (TpNotebookCell *, owned); a script is one */
   bool notebook;          /* standalone: cells are a notebook's, results are printed */
   TrFnRegistry *registry; /* standalone: Python's tf registry (owned) once running (under lock) */
   atomic_bool running;    /* standalone: its cells run (an interrupt goes to its worker) */
@@ -1201,14 +1201,16 @@ static char *
 run_cells(TdClient *client)
 {
   for (guint i = 0; i < client->cells->len && !atomic_load(&client->stop); i++) {
-    const char *source = client->cells->pdata[i];
+    const TpNotebookCell *cell = client->cells->pdata[i];
     g_autofree char *name =
         client->notebook ? g_strdup_printf("<cell %u>", i + 1) : g_strdup(client->path);
     TpRunFlags flags = client->notebook ? TP_RUN_DISPLAY : TP_RUN_SET_FILE;
-    bool ok = tp_run_cell(python, source, -1, name, i + 1, flags);
+    bool ok = tp_run_cell(python, cell->source, -1, name, i + 1, flags);
     g_autofree char *error = ok ? NULL : report_exception(); /* before the flush clears it */
     tp_flush_std_streams();
-    if (!ok)
+    /* A cell tagged raises-exception fails as its notebook expects: the run goes on, as
+     * nbclient's (the error is in the events and the output all the same). */
+    if (!ok && !cell->raises_exception)
       return g_steal_pointer(&error);
   }
   return atomic_load(&client->stop) ? g_strdup("stopped") : NULL;
@@ -1257,7 +1259,7 @@ local_main(gpointer data)
   return NULL;
 }
 
-/* The code cells of a notebook (char*, transfer full), or NULL with `error`. */
+/* The code cells of a notebook (TpNotebookCell *, transfer full), or NULL with `error`. */
 static GPtrArray *
 notebook_cells(const char *path, GError **error)
 {
@@ -1267,6 +1269,14 @@ notebook_cells(const char *path, GError **error)
     g_set_error(error, TD_CLIENT_ERROR, TD_CLIENT_ERROR_FILE, "cannot read notebook %s: %s", path,
                 inner->message);
   return cells;
+}
+
+static void
+free_script_cell(gpointer data)
+{
+  TpNotebookCell *cell = data;
+  g_free(cell->source);
+  g_free(cell);
 }
 
 TdClient *
@@ -1284,8 +1294,10 @@ td_client_new_local(const char *path, const TdClientCallbacks *callbacks, gpoint
     char *text = NULL;
     if (!g_file_get_contents(path, &text, NULL, error))
       return NULL;
-    cells = g_ptr_array_new_with_free_func(g_free);
-    g_ptr_array_add(cells, text);
+    cells = g_ptr_array_new_with_free_func(free_script_cell);
+    TpNotebookCell *script = g_new(TpNotebookCell, 1); /* a script is one cell */
+    *script = (TpNotebookCell){text, false};
+    g_ptr_array_add(cells, script);
   }
   if (!python_start(error))
     return NULL;

@@ -25,6 +25,29 @@ cell_source(json_t *cell)
   return g_string_free(s, FALSE);
 }
 
+static void
+cell_free(gpointer data)
+{
+  TpNotebookCell *cell = data;
+  g_free(cell->source);
+  g_free(cell);
+}
+
+/* Whether the cell's metadata.tags holds `tag`. */
+static bool
+has_tag(json_t *cell, const char *tag)
+{
+  json_t *tags = json_object_get(json_object_get(cell, "metadata"), "tags");
+  size_t i;
+  json_t *t;
+  json_array_foreach(tags, i, t)
+  {
+    if (g_strcmp0(json_string_value(t), tag) == 0)
+      return true;
+  }
+  return false;
+}
+
 GPtrArray *
 tp_notebook_code_cells(const char *path, GError **error)
 {
@@ -44,14 +67,17 @@ tp_notebook_code_cells(const char *path, GError **error)
     g_set_error_literal(error, TP_NOTEBOOK_ERROR, 0, "not a notebook: it has no cells");
     return NULL;
   }
-  GPtrArray *sources = g_ptr_array_new_with_free_func(g_free);
+  GPtrArray *code = g_ptr_array_new_with_free_func(cell_free);
   size_t i;
   json_t *cell;
   json_array_foreach(cells, i, cell)
   {
-    if (g_strcmp0(json_string_value(json_object_get(cell, "cell_type")), "code") == 0)
-      g_ptr_array_add(sources, cell_source(cell));
+    if (g_strcmp0(json_string_value(json_object_get(cell, "cell_type")), "code") != 0)
+      continue;
+    TpNotebookCell *c = g_new(TpNotebookCell, 1);
+    *c = (TpNotebookCell){cell_source(cell), has_tag(cell, "raises-exception")};
+    g_ptr_array_add(code, c);
   }
   json_decref(nb);
-  return sources;
+  return code;
 }

@@ -187,8 +187,16 @@ void tp_interrupt_thread(TpInterp *interp);
 
 /* ---- notebooks ----------------------------------------------------------------------------- */
 
-/* The sources of a Jupyter notebook's code cells, in order (char *, transfer full), or NULL
- * with `error` (TP_NOTEBOOK_ERROR) when the file is not a readable notebook. No Python needed. */
+/* One code cell of a notebook. */
+typedef struct {
+  char *source;          /* the cell's code */
+  bool raises_exception; /* tagged "raises-exception" (nbformat's metadata.tags): its error is
+                          * expected, and a run of the notebook goes on after it, as nbclient's */
+} TpNotebookCell;
+
+/* A Jupyter notebook's code cells, in order (TpNotebookCell *, transfer full: the array frees
+ * them), or NULL with `error` (TP_NOTEBOOK_ERROR) when the file is not a readable notebook. No
+ * Python needed. */
 #define TP_NOTEBOOK_ERROR (tp_notebook_error_quark())
 GQuark tp_notebook_error_quark(void);
 GPtrArray *tp_notebook_code_cells(const char *path, GError **error);

@@ -55,6 +55,18 @@ with tempfile.TemporaryDirectory() as tmp:
         json.dump({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, f)
     check("notebook-display-prints-reprs", [nb_display], "'a'\n[1]\n2\n")
 
+    # A cell tagged raises-exception fails as the notebook expects: its traceback, then the
+    # next cells (as nbclient); an untagged failing cell ends the run with status 1.
+    nb_tagged = os.path.join(tmp, "tagged.ipynb")
+    cells = [{"cell_type": "code", "metadata": {"tags": tags}, "execution_count": None,
+              "outputs": [], "source": source}
+             for source, tags in [("print('one')", []), ("1 / 0", ["raises-exception"]),
+                                  ("print('three')", []), ("[][1]", []), ("print('five')", [])]]
+    with open(nb_tagged, "w") as f:
+        json.dump({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, f)
+    check("notebook-goes-on-past-raises-exception", [nb_tagged], "one\nthree\n", 1,
+          expect_err="IndexError: list index out of range")
+
     check("help-signature-and-doc", ["-c", "def f(a, b=2):\n    'Adds.'\nhelp(f)"],
           "Help on function f in module __main__:\n\nf(a, b=2)\n    Adds.\n\n")
 

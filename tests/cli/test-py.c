@@ -259,14 +259,18 @@ test_notebook_code_cells(void)
   g_autofree char *path = g_build_filename(dir, "nb.ipynb", NULL);
   const char *json = "{\"cells\": [{\"cell_type\": \"markdown\", \"source\": \"# t\"},"
                      " {\"cell_type\": \"code\", \"source\": [\"a = 1\\n\", \"a\"]},"
-                     " {\"cell_type\": \"code\", \"source\": \"b\"}], \"nbformat\": 4}";
+                     " {\"cell_type\": \"code\", \"source\": \"b\", \"metadata\":"
+                     " {\"tags\": [\"x\", \"raises-exception\"]}}], \"nbformat\": 4}";
   g_assert_true(g_file_set_contents(path, json, -1, NULL));
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) cells = tp_notebook_code_cells(path, &error);
   g_assert_no_error(error);
   g_assert_cmpuint(cells->len, ==, 2);
-  g_assert_cmpstr(cells->pdata[0], ==, "a = 1\na");
-  g_assert_cmpstr(cells->pdata[1], ==, "b");
+  const TpNotebookCell *first = cells->pdata[0], *second = cells->pdata[1];
+  g_assert_cmpstr(first->source, ==, "a = 1\na");
+  g_assert_false(first->raises_exception);
+  g_assert_cmpstr(second->source, ==, "b");
+  g_assert_true(second->raises_exception);
   g_assert_true(g_file_set_contents(path, "{\"nbformat\": 4}", -1, NULL));
   g_assert_null(tp_notebook_code_cells(path, &error));
   g_assert_error(error, TP_NOTEBOOK_ERROR, 0);

@@ -301,6 +301,36 @@ test_local_notebook(void)
   g_rmdir(dir);
 }
 
+/* A cell tagged raises-exception fails as its notebook expects: the run goes on to the later
+ * cells (as nbclient's); an untagged failing cell still ends the run there. */
+static void
+test_local_notebook_expected_error(void)
+{
+  g_autofree char *dir = g_dir_make_tmp("td-client-XXXXXX", NULL);
+  const char *cells = "{\"cell_type\": \"code\", \"source\": \"print('one')\"},"
+                      "{\"cell_type\": \"code\", \"source\": \"1 / 0\", \"metadata\": {\"tags\": "
+                      "[\"raises-exception\"]}},"
+                      "{\"cell_type\": \"code\", \"source\": \"print('three')\"},"
+                      "{\"cell_type\": \"code\", \"source\": \"[][1]\"},"
+                      "{\"cell_type\": \"code\", \"source\": \"print('five')\"}";
+  g_autofree char *nb =
+      g_strdup_printf("{\"cells\": [%s], \"metadata\": {}, \"nbformat\": 4}", cells);
+  g_autofree char *path = write_temp(dir, "tagged.ipynb", nb);
+  Seen s;
+  seen_init(&s);
+  TdClient *client = td_client_new_local(path, &callbacks, &s, NULL, NULL);
+  g_assert_nonnull(client);
+  run_until_finished(&s);
+  g_assert_cmpstr(s.out->str, ==, "one\nthree\n");
+  g_assert_nonnull(strstr(s.err->str, "ZeroDivisionError: division by zero"));
+  g_assert_cmpstr(s.message, ==, "IndexError: list index out of range");
+  g_assert_cmpuint(count_kind(s.events, TR_EVENT_CELL_START), ==, 4);
+  td_client_free(client);
+  seen_clear(&s);
+  g_unlink(path);
+  g_rmdir(dir);
+}
+
 static void
 test_local_error_and_bad_files(void)
 {
@@ -994,6 +1024,8 @@ main(int argc, char **argv)
   g_log_set_writer_func(count_warnings, NULL, NULL);
   g_test_add_func("/debugger-client/local/script-events-and-output", test_local_script);
   g_test_add_func("/debugger-client/local/notebook-cells", test_local_notebook);
+  g_test_add_func("/debugger-client/local/notebook-goes-on-past-raises-exception",
+                  test_local_notebook_expected_error);
   g_test_add_func("/debugger-client/local/error-and-unreadable-files",
                   test_local_error_and_bad_files);
   g_test_add_func("/debugger-client/local/eager-switch-and-free-interrupts",

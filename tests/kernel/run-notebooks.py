@@ -54,7 +54,8 @@ def check(path):
     left out are printed with their reasons."""
     stored = nbformat.read(path, as_version=4)
     run = nbformat.read(path, as_version=4)
-    client = NotebookClient(run, kernel_name="trellis", timeout=300, allow_errors=True,
+    # Deliberate errors are tagged raises-exception; any other error fails the notebook.
+    client = NotebookClient(run, kernel_name="trellis", timeout=300, allow_errors=False,
                             resources={"metadata": {"path": os.path.dirname(path)}})
     client.execute()
     problems = []
