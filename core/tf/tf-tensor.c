@@ -1365,6 +1365,57 @@ tensor_get_shape_method(PyObject *self, PyObject *unused)
   return tensor_get_shape(self, NULL);
 }
 
+/* Tensor.set_shape: an eager tensor's shape only checked against `shape`; a symbolic tensor's
+ * merged with it (what tracing knows of it grows), with shape inference's error texts as
+ * ValueError, as TensorFlow's Tensor.set_shape converts them. */
+static PyObject *
+tensor_set_shape(PyObject *self, PyObject *arg)
+{
+  TfState *st = tf_state();
+  TrShape want, have;
+  if (!tf_shape_arg(st, arg, &want))
+    return NULL;
+  tf_shape_of(st, self, &have);
+  TfTensor *t = (TfTensor *)self;
+  bool compatible = want.rank == TR_UNKNOWN || have.rank == TR_UNKNOWN || want.rank == have.rank;
+  int bad_dim = -1;
+  for (int d = 0; compatible && want.rank != TR_UNKNOWN && have.rank != TR_UNKNOWN &&
+                  d < want.rank && bad_dim < 0;
+       d++)
+    if (want.dims[d] != TR_UNKNOWN && have.dims[d] != TR_UNKNOWN && want.dims[d] != have.dims[d])
+      bad_dim = d;
+  if (t->value) {
+    if (compatible && bad_dim < 0)
+      Py_RETURN_NONE;
+    PyObject *have_obj = tf_shape_new(st, &have); /* owned */
+    if (have_obj) /* the supplied shape as given, as TensorFlow's f-string shows it */
+      PyErr_Format(PyExc_ValueError, "Tensor's shape %S is not compatible with supplied shape %S.",
+                   have_obj, arg);
+    Py_XDECREF(have_obj);
+    return NULL;
+  }
+  if (!compatible) {
+    PyErr_Format(PyExc_ValueError, "Shapes must be equal rank, but are %d and %d", have.rank,
+                 want.rank);
+    return NULL;
+  }
+  if (bad_dim >= 0) {
+    g_autofree char *a = tr_shape_to_error_string(&have);
+    g_autofree char *b = tr_shape_to_error_string(&want);
+    PyErr_Format(PyExc_ValueError,
+                 "Dimension %d in both shapes must be equal, but are %" G_GINT64_FORMAT
+                 " and %" G_GINT64_FORMAT ". Shapes are %s and %s.",
+                 bad_dim, have.dims[bad_dim], want.dims[bad_dim], a, b);
+    return NULL;
+  }
+  TrOutput out = tf_symbolic_output(self);
+  if (!tr_node_refine_shape(out.node, out.index, &want, NULL)) {
+    PyErr_SetString(PyExc_ValueError, "the shapes are not compatible");
+    return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
 /* The one element of a size-1 tensor, or NumPy's error for others. `truth`: bool() asks. */
 static TrTensor *
 scalar_value(TfState *st, PyObject *self, const char *what, bool truth)
@@ -2149,6 +2200,8 @@ tensor_copy(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 static PyMethodDef tensor_methods[] = {
     {"numpy", tensor_numpy, METH_NOARGS, "The value as a NumPy array or scalar."},
     {"get_shape", tensor_get_shape_method, METH_NOARGS, "The TensorShape of the tensor."},
+    {"set_shape", tensor_set_shape, METH_O,
+     "Updates the shape of this tensor (checks it for an eager tensor)."},
     {"__array__", (PyCFunction)(void (*)(void))tensor_array, METH_FASTCALL | METH_KEYWORDS,
      "The value as a NumPy array."},
     {"ref", tensor_ref, METH_NOARGS, "A hashable reference to this tensor."},
