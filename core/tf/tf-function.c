@@ -422,9 +422,315 @@ graph_get_name(PyObject *self, void *closure)
   return PyUnicode_FromString(tr_graph_name(graph_of(self)));
 }
 
+/* ---- Operation: a node of a graph, as tf.Operation ------------------------------------------ */
+
+typedef struct {
+  PyObject ob_base; /* PyObject_HEAD */
+  TrGraph *graph;   /* owned reference */
+  TrNode *node;     /* borrowed from graph */
+} OperationObject;
+
+PyObject *
+tf_operation_new(TfState *st, TrGraph *graph, TrNode *node)
+{
+  OperationObject *op = PyObject_New(OperationObject, st->Operation);
+  if (!op)
+    return NULL;
+  op->graph = tr_graph_ref(graph);
+  op->node = node;
+  return (PyObject *)op;
+}
+
+static void
+operation_dealloc(PyObject *self)
+{
+  PyTypeObject *type = Py_TYPE(self);
+  g_clear_pointer(&((OperationObject *)self)->graph, tr_graph_unref);
+  PyObject_Free(self);
+  Py_DECREF(type);
+}
+
+static TrNode *
+node_of(PyObject *self)
+{
+  return ((OperationObject *)self)->node;
+}
+
+static PyObject *
+operation_repr(PyObject *self)
+{
+  return PyUnicode_FromFormat("<tf.Operation '%s' type=%s>", node_of(self)->name,
+                              node_of(self)->type);
+}
+
+/* Two Operation objects of one node are equal (each lookup makes a new object). */
+static PyObject *
+operation_richcompare(PyObject *a, PyObject *b, int op)
+{
+  if ((op != Py_EQ && op != Py_NE) || Py_TYPE(a) != Py_TYPE(b))
+    Py_RETURN_NOTIMPLEMENTED;
+  bool same = node_of(a) == node_of(b);
+  return PyBool_FromLong(op == Py_EQ ? same : !same);
+}
+
+static Py_hash_t
+operation_hash(PyObject *self)
+{
+  return _Py_HashPointer(node_of(self));
+}
+
+static PyObject *
+operation_get_name(PyObject *self, void *closure)
+{
+  return PyUnicode_FromString(node_of(self)->name);
+}
+
+static PyObject *
+operation_get_type(PyObject *self, void *closure)
+{
+  return PyUnicode_FromString(node_of(self)->type);
+}
+
+static PyObject *
+operation_get_graph(PyObject *self, void *closure)
+{
+  return tf_graph_object_new(tf_state(), ((OperationObject *)self)->graph);
+}
+
+static PyObject *
+operation_get_device(PyObject *self, void *closure)
+{
+  return PyUnicode_FromString(""); /* placed by nobody: TensorFlow's default for graph ops */
+}
+
+/* A tuple (inputs) or list (outputs) of the symbolic tensors of `outs`. */
+static PyObject *
+tensors_of(OperationObject *op, const TrOutput *outs, int n, bool tuple)
+{
+  TfState *st = tf_state();
+  PyObject *r = tuple ? PyTuple_New(n) : PyList_New(n); /* owned */
+  for (int i = 0; r && i < n; i++) {
+    PyObject *t = tf_symbolic_new(st, op->graph, outs[i]);
+    if (!t)
+      Py_CLEAR(r);
+    else if (tuple)
+      PyTuple_SET_ITEM(r, i, t);
+    else
+      PyList_SET_ITEM(r, i, t);
+  }
+  return r;
+}
+
+static PyObject *
+operation_get_inputs(PyObject *self, void *closure)
+{
+  TrNode *node = node_of(self);
+  return tensors_of((OperationObject *)self, node->inputs, node->n_inputs, true);
+}
+
+static PyObject *
+operation_get_outputs(PyObject *self, void *closure)
+{
+  TrNode *node = node_of(self);
+  g_autofree TrOutput *outs = g_new(TrOutput, MAX(node->n_outputs, 1));
+  for (int i = 0; i < node->n_outputs; i++)
+    outs[i] = tr_node_output(node, i);
+  return tensors_of((OperationObject *)self, outs, node->n_outputs, false);
+}
+
+static PyObject *
+operation_get_control_inputs(PyObject *self, void *closure)
+{
+  TrNode *node = node_of(self);
+  TfState *st = tf_state();
+  PyObject *r = PyList_New(node->n_control); /* owned */
+  for (int i = 0; r && i < node->n_control; i++) {
+    PyObject *op = tf_operation_new(st, ((OperationObject *)self)->graph, node->control[i]);
+    if (!op)
+      Py_CLEAR(r);
+    else
+      PyList_SET_ITEM(r, i, op);
+  }
+  return r;
+}
+
+static PyObject *
+operation_get_node_def(PyObject *self, void *closure)
+{
+  OperationObject *op = (OperationObject *)self;
+  int n;
+  TrNodeDef *defs = tr_graph_as_graph_def(op->graph, &n);
+  PyObject *r = NULL;
+  for (int i = 0; i < n && !r; i++)
+    if (strcmp(defs[i].name, op->node->name) == 0)
+      r = node_def(tf_state(), &defs[i]);
+  tr_graph_def_free(defs, n);
+  if (!r && !PyErr_Occurred())
+    PyErr_Format(PyExc_ValueError, "no NodeDef for operation '%s'", op->node->name);
+  return r;
+}
+
+static PyGetSetDef operation_getsets[] = {
+    {"name", operation_get_name, NULL, "The full name of the operation.", NULL},
+    {"type", operation_get_type, NULL, "The type of the op (e.g. \"MatMul\").", NULL},
+    {"graph", operation_get_graph, NULL, "The Graph that contains this operation.", NULL},
+    {"device", operation_get_device, NULL, "The name of the device this op is placed on.", NULL},
+    {"inputs", operation_get_inputs, NULL, "The input Tensors of this operation.", NULL},
+    {"outputs", operation_get_outputs, NULL, "The list of Tensor objects this op outputs.", NULL},
+    {"control_inputs", operation_get_control_inputs, NULL,
+     "The Operations that must run before this one.", NULL},
+    {"node_def", operation_get_node_def, NULL, "The NodeDef of this operation.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyType_Slot operation_slots[] = {
+    {Py_tp_doc, "Represents a graph node that performs computation on tensors."},
+    {Py_tp_dealloc, operation_dealloc},
+    {Py_tp_repr, operation_repr},
+    {Py_tp_richcompare, operation_richcompare},
+    {Py_tp_hash, operation_hash},
+    {Py_tp_getset, operation_getsets},
+    {0, NULL},
+};
+
+static PyType_Spec operation_spec = {
+    .name = "tensorflow.Operation",
+    .basicsize = sizeof(OperationObject),
+    .flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION,
+    .slots = operation_slots,
+};
+
+/* Graph.get_operations(): every node, in the order they were added. */
+static PyObject *
+graph_get_operations(PyObject *self, PyObject *unused)
+{
+  TrGraph *g = graph_of(self);
+  TfState *st = tf_state();
+  PyObject *r = PyList_New(tr_graph_n_nodes(g)); /* owned */
+  for (int i = 0; r && i < tr_graph_n_nodes(g); i++) {
+    PyObject *op = tf_operation_new(st, g, tr_graph_node(g, i));
+    if (!op)
+      Py_CLEAR(r);
+    else
+      PyList_SET_ITEM(r, i, op);
+  }
+  return r;
+}
+
+static PyObject *
+graph_get_operation_by_name(PyObject *self, PyObject *name)
+{
+  if (!PyUnicode_Check(name)) {
+    PyErr_Format(PyExc_TypeError, "Operation names are strings (or similar), not %s.",
+                 Py_TYPE(name)->tp_name);
+    return NULL;
+  }
+  const char *text = PyUnicode_AsUTF8(name);
+  if (!text)
+    return NULL;
+  if (strchr(text, ':')) { /* Graph._as_graph_element_locked's texts, as TensorFlow words them */
+    PyErr_Format(PyExc_ValueError, "Name %R appears to refer to a Tensor, not a Operation.", name);
+    return NULL;
+  }
+  TrNode *node = tr_graph_find_node(graph_of(self), text);
+  if (!node) {
+    PyErr_Format(PyExc_KeyError, "The name %R refers to an Operation not in the graph.", name);
+    return NULL;
+  }
+  return tf_operation_new(tf_state(), graph_of(self), node);
+}
+
+static PyObject *
+graph_get_tensor_by_name(PyObject *self, PyObject *name)
+{
+  if (!PyUnicode_Check(name)) {
+    PyErr_Format(PyExc_TypeError, "Tensor names are strings (or similar), not %s.",
+                 Py_TYPE(name)->tp_name);
+    return NULL;
+  }
+  const char *text = PyUnicode_AsUTF8(name);
+  if (!text)
+    return NULL;
+  const char *colon = strrchr(text, ':');
+  if (!colon) {
+    PyErr_Format(PyExc_ValueError,
+                 tr_graph_find_node(graph_of(self), text)
+                     ? "The name %R refers to an Operation, not a Tensor. Tensor names must be of "
+                       "the form \"<op_name>:<output_index>\"."
+                     : "The name %R looks like an (invalid) Operation name, not a Tensor. Tensor "
+                       "names must be of the form \"<op_name>:<output_index>\".",
+                 name);
+    return NULL;
+  }
+  guint64 index;
+  if (!g_ascii_string_to_unsigned(colon + 1, 10, 0, G_MAXINT, &index, NULL)) {
+    PyErr_Format(PyExc_ValueError,
+                 "The name %R looks a like a Tensor name, but is not a valid one. Tensor names "
+                 "must be of the form \"<op_name>:<output_index>\".",
+                 name);
+    return NULL;
+  }
+  g_autofree char *op_name = g_strndup(text, (gsize)(colon - text));
+  TrNode *node = tr_graph_find_node(graph_of(self), op_name);
+  if (!node) {
+    PyErr_Format(PyExc_KeyError,
+                 "The name %R refers to a Tensor which does not exist. The operation, '%s', "
+                 "does not exist in the graph.",
+                 name, op_name);
+    return NULL;
+  }
+  if ((int)index >= node->n_outputs) {
+    PyErr_Format(PyExc_KeyError,
+                 "The name %R refers to a Tensor which does not exist. The operation, '%s', "
+                 "exists but only has %d outputs.",
+                 name, op_name, node->n_outputs);
+    return NULL;
+  }
+  return tf_symbolic_new(tf_state(), graph_of(self), tr_node_output(node, (int)index));
+}
+
+/* Graph.inputs and Graph.outputs: the arguments' placeholders, the results' tensors. */
+static PyObject *
+graph_get_inputs(PyObject *self, void *closure)
+{
+  TrGraph *g = graph_of(self);
+  TfState *st = tf_state();
+  PyObject *r = PyList_New(tr_graph_n_inputs(g)); /* owned */
+  for (int i = 0; r && i < tr_graph_n_inputs(g); i++) {
+    PyObject *t = tf_symbolic_new(st, g, tr_node_output(tr_graph_input(g, i), 0));
+    if (!t)
+      Py_CLEAR(r);
+    else
+      PyList_SET_ITEM(r, i, t);
+  }
+  return r;
+}
+
+static PyObject *
+graph_get_outputs(PyObject *self, void *closure)
+{
+  TrGraph *g = graph_of(self);
+  TfState *st = tf_state();
+  PyObject *r = PyList_New(tr_graph_n_outputs(g)); /* owned */
+  for (int i = 0; r && i < tr_graph_n_outputs(g); i++) {
+    PyObject *t = tf_symbolic_new(st, g, tr_node_output(tr_graph_output(g, i), 0));
+    if (!t)
+      Py_CLEAR(r);
+    else
+      PyList_SET_ITEM(r, i, t);
+  }
+  return r;
+}
+
 static PyMethodDef graph_methods[] = {
     {"as_graph_def", (PyCFunction)(void (*)(void))graph_as_graph_def, METH_FASTCALL | METH_KEYWORDS,
      "The graph as a GraphDef: .node lists every node with its name, op and inputs."},
+    {"get_operations", graph_get_operations, METH_NOARGS,
+     "The list of operations in the graph, in the order they were added."},
+    {"get_operation_by_name", graph_get_operation_by_name, METH_O,
+     "The Operation with the given name."},
+    {"get_tensor_by_name", graph_get_tensor_by_name, METH_O,
+     "The Tensor with the given name (\"op_name:output_index\")."},
     {"to_dot", graph_to_dot, METH_NOARGS, "The graph in Graphviz's DOT language."},
     {"to_json", graph_to_json, METH_NOARGS, "The graph as JSON."},
     {"_repr_svg_", graph_repr_svg, METH_NOARGS, "An SVG drawing of the graph (Graphviz)."},
@@ -433,6 +739,8 @@ static PyMethodDef graph_methods[] = {
 
 static PyGetSetDef graph_getsets[] = {
     {"name", graph_get_name, NULL, "The name of the function the graph was traced for.", NULL},
+    {"inputs", graph_get_inputs, NULL, "The placeholders of the function's arguments.", NULL},
+    {"outputs", graph_get_outputs, NULL, "The tensors the function returns.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -3336,6 +3644,7 @@ tf_function_init(PyObject *module, TfState *st)
 {
   if (add_type(module, &spec_spec, &st->TensorSpec, "TensorSpec") < 0 ||
       add_type(module, &graph_spec, &st->Graph, NULL) < 0 ||
+      add_type(module, &operation_spec, &st->Operation, "Operation") < 0 ||
       add_type(module, &function_spec, &st->Function, NULL) < 0 ||
       add_type(module, &concrete_spec, &st->ConcreteFunction, NULL) < 0 ||
       add_type(module, &init_scope_spec, &st->InitScope, NULL) < 0)
@@ -3358,6 +3667,7 @@ tf_function_clear(TfState *st)
   Py_CLEAR(st->py_support);
   Py_CLEAR(st->TensorSpec);
   Py_CLEAR(st->Graph);
+  Py_CLEAR(st->Operation);
   Py_CLEAR(st->Function);
   Py_CLEAR(st->ConcreteFunction);
   Py_CLEAR(st->InitScope);

@@ -122,6 +122,7 @@ typedef struct {
   PyTypeObject *ConcreteFunction;
   PyTypeObject *TensorSpec;
   PyTypeObject *Graph;
+  PyTypeObject *Operation;
   PyTypeObject *InitScope; /* what tf.init_scope() returns */
   PyObject *py_support;    /* namespace of py/function.py: NodeDef, GraphDef, Module... (owned) */
   bool functions_created;  /* a Function exists: the registry and bus may no longer change */
@@ -397,6 +398,8 @@ int tf_function_init(PyObject *module, TfState *st);
 void tf_function_clear(TfState *st);
 /* A Graph object showing `graph` (a reference is taken). */
 PyObject *tf_graph_object_new(TfState *st, TrGraph *graph);
+/* A tf.Operation for `node` of `graph` (Tensor.op, Graph.get_operations). New reference. */
+PyObject *tf_operation_new(TfState *st, TrGraph *graph, TrNode *node);
 
 /* ---- tf-control.c: AutoGraph's operators ----------------------------------------------------- */
 

@@ -1233,20 +1233,39 @@ tensor_get_name(PyObject *self, void *closure)
   return text_result(symbolic_name(self));
 }
 
-/* tf-function.c defines the Graph object; until that part is linked in, `.graph` of a symbolic
- * tensor is an AttributeError. TODO(integration): drop the weak reference once tf-function.c
- * is merged. */
-#pragma weak tf_graph_object_new
-
 static PyObject *
 tensor_get_graph(PyObject *self, void *closure)
 {
-  if (tf_tensor_value(self) || !tf_graph_object_new) {
+  if (tf_tensor_value(self)) {
     PyErr_SetString(PyExc_AttributeError,
                     "Tensor.graph is undefined when eager execution is enabled.");
     return NULL;
   }
   return tf_graph_object_new(tf_state(), tf_symbolic_graph(self));
+}
+
+/* Tensor.op: the Operation that makes a symbolic tensor. */
+static PyObject *
+tensor_get_op(PyObject *self, void *closure)
+{
+  if (tf_tensor_value(self)) {
+    PyErr_SetString(PyExc_AttributeError,
+                    "Tensor.op is undefined when eager execution is enabled.");
+    return NULL;
+  }
+  return tf_operation_new(tf_state(), tf_symbolic_graph(self), tf_symbolic_output(self).node);
+}
+
+/* Tensor.value_index: which output of its Operation a symbolic tensor is. */
+static PyObject *
+tensor_get_value_index(PyObject *self, void *closure)
+{
+  if (tf_tensor_value(self)) {
+    PyErr_SetString(PyExc_AttributeError,
+                    "Tensor.value_index is undefined when eager execution is enabled.");
+    return NULL;
+  }
+  return PyLong_FromLong(tf_symbolic_output(self).index);
 }
 
 static PyObject *
@@ -2219,6 +2238,9 @@ static PyGetSetDef tensor_getset[] = {
     {"device", tensor_get_device, NULL, "The device the tensor lives on.", NULL},
     {"name", tensor_get_name, NULL, "The name of a symbolic tensor: 'add:0'.", NULL},
     {"graph", tensor_get_graph, NULL, "The Graph of a symbolic tensor.", NULL},
+    {"op", tensor_get_op, NULL, "The Operation that produces a symbolic tensor.", NULL},
+    {"value_index", tensor_get_value_index, NULL, "The output index of the tensor in its op.",
+     NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
