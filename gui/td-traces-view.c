@@ -5,6 +5,7 @@
 #include "td-traces-view.h"
 
 #include "td-format.h"
+#include "td-trace-diff.h"
 
 #define REFRESH_MS 300 /* least time between two rebuilds of a live Function */
 #define MAX_ROWS   200 /* traces shown: the newest */
@@ -15,6 +16,7 @@ struct _TdTracesView {
   GtkLabel *title;          /* the Function's name */
   GtkLabel *summary;        /* its counters */
   GtkListBox *list;         /* one row per trace */
+  GtkWidget *compare;       /* the selected trace against the others, below the list */
   TdStore *store;           /* the data, or NULL */
   gulong store_handlers[2]; /* "function-changed", "reset" */
   gint64 fn_id;             /* Function shown (0: none) */
@@ -58,12 +60,76 @@ add_retrace(GtkBox *box, const TrStateRetrace *rt, const char *verb)
   g_autofree char *site = td_format_site(rt->file, rt->line);
   g_autofree char *head = g_strdup_printf("%s at %s", verb, *site ? site : "an unknown site");
   add_label(box, head, "trace-cause-head", TRUE);
+  guint advised = 0; /* the kinds given advice already: once each */
   for (guint i = 0; rt->causes && i < rt->causes->len; i++) {
     const TrRetraceCause *c = g_ptr_array_index(rt->causes, i);
     g_autofree char *line =
         g_strdup_printf("• %s", c->text ? c->text : tr_cause_kind_name(c->kind));
     add_label(box, line, "trace-cause", TRUE);
+    const char *advice = td_cause_advice(c->kind);
+    if (advice && !(advised & (1u << c->kind))) {
+      advised |= 1u << c->kind;
+      add_label(box, advice, "trace-advice", TRUE);
+    }
   }
+}
+
+/* ---- comparing traces ------------------------------------------------------------------------ */
+
+static void
+clear_box(GtkWidget *box)
+{
+  GtkWidget *child;
+  while ((child = gtk_widget_get_first_child(box)))
+    gtk_box_remove(GTK_BOX(box), child);
+}
+
+/* "x: float32 Tensor, shape=(2,) here, shape=(3,) in #1" lines: the selected trace against every
+ * other trace of its Function (a call that matched the selected one would have missed each other
+ * trace for these reasons). */
+static void
+show_comparison(TdTracesView *self, const TrStateFn *fn, const TrStateTrace *selected)
+{
+  clear_box(self->compare);
+  if (!fn || !selected || fn->traces->len < 2) {
+    gtk_widget_set_visible(self->compare, FALSE);
+    return;
+  }
+  gtk_widget_set_visible(self->compare, TRUE);
+  g_autofree char *head =
+      g_strdup_printf("#%" G_GINT64_FORMAT " against the other traces", selected->id);
+  add_label(GTK_BOX(self->compare), head, "heading", FALSE);
+  guint first = fn->traces->len > MAX_ROWS ? fn->traces->len - MAX_ROWS : 0;
+  for (guint i = first; i < fn->traces->len; i++) {
+    const TrStateTrace *other = g_ptr_array_index(fn->traces, i);
+    if (other == selected)
+      continue;
+    g_autoptr(GPtrArray) diffs = td_trace_diff(selected->signature, other->signature);
+    GString *s = g_string_new(NULL);
+    g_string_printf(s, "#%" G_GINT64_FORMAT ": ", other->id);
+    if (diffs->len == 0)
+      g_string_append(s, "the same argument types (it differs in what they hold)");
+    for (guint k = 0; k < diffs->len; k++) {
+      const TdArgDiff *d = diffs->pdata[k];
+      g_string_append_printf(s, "%s%s: %s here, %s there", k ? "; " : "", d->name,
+                             d->a ? d->a : "no such argument", d->b ? d->b : "no such argument");
+    }
+    GtkWidget *label = add_label(GTK_BOX(self->compare), s->str, "trace-diff", TRUE);
+    gtk_label_set_selectable(GTK_LABEL(label), TRUE);
+    g_string_free(s, TRUE);
+  }
+}
+
+static void
+update_comparison(TdTracesView *self)
+{
+  TrState *state = self->store ? td_store_get_state(self->store) : NULL;
+  const TrStateFn *fn = state && self->fn_id ? tr_state_function(state, self->fn_id) : NULL;
+  const TrStateTrace *selected = NULL;
+  for (guint i = 0; fn && i < fn->traces->len && !selected; i++)
+    if (((const TrStateTrace *)g_ptr_array_index(fn->traces, i))->id == self->selected_cf)
+      selected = g_ptr_array_index(fn->traces, i);
+  show_comparison(self, fn, selected);
 }
 
 static GtkWidget *
@@ -157,6 +223,7 @@ rebuild(TdTracesView *self)
     }
   }
   self->rebuilding = FALSE;
+  update_comparison(self);
   /* Nothing chosen yet: the newest trace, the one the last retrace made. */
   GtkWidget *last = gtk_widget_get_last_child(GTK_WIDGET(self->list));
   while (last && row_cf_id(GTK_LIST_BOX_ROW(last)) == 0)
@@ -208,6 +275,7 @@ on_row_selected(GtkListBox *list, GtkListBoxRow *row, gpointer user_data)
   if (cf == self->selected_cf)
     return;
   self->selected_cf = cf;
+  update_comparison(self);
   g_signal_emit(self, signals[SIGNAL_TRACE_SELECTED], 0, cf);
 }
 
@@ -321,6 +389,10 @@ td_traces_view_init(TdTracesView *self)
   g_signal_connect(self->list, "row-selected", G_CALLBACK(on_row_selected), self);
   g_signal_connect(self->list, "row-activated", G_CALLBACK(on_row_activated), self);
   gtk_box_append(box, GTK_WIDGET(self->list));
+  self->compare = gtk_box_new(GTK_ORIENTATION_VERTICAL, 4);
+  gtk_widget_add_css_class(self->compare, "trace-compare");
+  gtk_widget_set_visible(self->compare, FALSE);
+  gtk_box_append(box, self->compare);
 
   GtkWidget *scrolled = gtk_scrolled_window_new();
   gtk_scrolled_window_set_policy(GTK_SCROLLED_WINDOW(scrolled), GTK_POLICY_NEVER,

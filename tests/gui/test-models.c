@@ -8,6 +8,7 @@
 #include "td-functions-view.h"
 #include "td-paced-list.h"
 #include "td-store.h"
+#include "td-trace-diff.h"
 
 /* ---- events through a real bus (sequence numbers and times as in a session) ---- */
 
@@ -730,11 +731,47 @@ test_paced_ramp(void)
   g_assert_cmpuint(g_list_model_get_n_items(m), ==, 300);
 }
 
+/* Two traces' signatures compared argument by argument; advice for the causes a change avoids. */
+static void
+test_trace_diff(void)
+{
+  const char *a = "f(x, n)\n  Args:\n    x: float32 Tensor, shape=(2,)\n    n: int32 Tensor, "
+                  "shape=()\n  Returns:\n    float32 Tensor, shape=(2,)";
+  const char *b = "f(x, n, flag)\n  Args:\n    x: float32 Tensor, shape=(3,)\n    n: int32 "
+                  "Tensor, shape=()\n    flag: Python bool True\n  Returns:\n    float32 Tensor, "
+                  "shape=(3,)";
+  g_autoptr(GPtrArray) args = td_trace_args(b);
+  g_assert_cmpuint(args->len, ==, 3);
+  g_assert_cmpstr(args->pdata[2], ==, "flag: Python bool True");
+  g_autoptr(GPtrArray) diffs = td_trace_diff(a, b);
+  g_assert_cmpuint(diffs->len, ==, 2);
+  const TdArgDiff *x = diffs->pdata[0], *flag = diffs->pdata[1];
+  g_assert_cmpstr(x->name, ==, "x");
+  g_assert_cmpstr(x->a, ==, "float32 Tensor, shape=(2,)");
+  g_assert_cmpstr(x->b, ==, "float32 Tensor, shape=(3,)");
+  g_assert_cmpstr(flag->name, ==, "flag");
+  g_assert_null(flag->a);
+  g_assert_cmpstr(flag->b, ==, "Python bool True");
+  g_autoptr(GPtrArray) same = td_trace_diff(a, a);
+  g_assert_cmpuint(same->len, ==, 0);
+  g_autoptr(GPtrArray) none = td_trace_diff(NULL, a);
+  g_assert_cmpuint(none->len, ==, 2);
+
+  g_assert_null(td_cause_advice(TR_CAUSE_FIRST_CALL));
+  g_assert_null(td_cause_advice(TR_CAUSE_OTHER));
+  g_assert_nonnull(strstr(td_cause_advice(TR_CAUSE_SHAPE), "reduce_retracing"));
+  g_assert_nonnull(strstr(td_cause_advice(TR_CAUSE_PYTHON_VALUE), "tf.constant"));
+  for (int k = 0; k < TR_CAUSE_N_KINDS; k++) /* every kind a change avoids has advice */
+    if (k != TR_CAUSE_FIRST_CALL && k != TR_CAUSE_OTHER)
+      g_assert_nonnull(td_cause_advice((TrCauseKind)k));
+}
+
 int
 main(int argc, char **argv)
 {
   g_test_init(&argc, &argv, NULL);
   g_test_add_func("/gui/format/duration", test_format_duration);
+  g_test_add_func("/gui/trace-diff/arguments-and-advice", test_trace_diff);
   g_test_add_func("/gui/format/count", test_format_count);
   g_test_add_func("/gui/format/hit-rate", test_format_hit_rate);
   g_test_add_func("/gui/format/site", test_format_site);

@@ -728,6 +728,86 @@ test_attach_failures(void)
   g_rmdir(dir);
 }
 
+/* The traces view compares the selected trace with every other one, argument by argument, and
+ * says under each cause what TensorFlow's guide advises. */
+static TrEvent *
+fn_event(TrEventKind kind, guint64 seq)
+{
+  TrEvent *ev = tr_event_new(kind);
+  ev->seq = seq;
+  ev->ts_ns = (gint64)seq * 1000;
+  ev->fn_id = 7;
+  ev->fn_name = g_strdup("f");
+  return ev;
+}
+
+static const char *
+label_with_class(GtkWidget *w, const char *cls, const char *containing)
+{
+  if (GTK_IS_LABEL(w) && gtk_widget_has_css_class(w, cls) &&
+      strstr(gtk_label_get_text(GTK_LABEL(w)), containing))
+    return gtk_label_get_text(GTK_LABEL(w));
+  for (GtkWidget *c = gtk_widget_get_first_child(w); c; c = gtk_widget_get_next_sibling(c)) {
+    const char *found = label_with_class(c, cls, containing);
+    if (found)
+      return found;
+  }
+  return NULL;
+}
+
+static void
+test_traces_compared(void)
+{
+  g_autoptr(TdStore) store = td_store_new(1000);
+  g_autoptr(GPtrArray) batch = g_ptr_array_new_with_free_func((GDestroyNotify)tr_event_unref);
+  g_ptr_array_add(batch, fn_event(TR_EVENT_FUNCTION_CREATED, 1));
+  const char *signatures[] = {
+      "f(x)\n  Args:\n    x: float32 Tensor, shape=(2,)\n  Returns:\n    float32 Tensor, "
+      "shape=(2,)",
+      "f(x)\n  Args:\n    x: float32 Tensor, shape=(3,)\n  Returns:\n    float32 Tensor, "
+      "shape=(3,)",
+  };
+  for (int k = 0; k < 2; k++) {
+    TrEvent *cause = fn_event(TR_EVENT_RETRACE_CAUSE, 2 + 2 * (guint64)k);
+    cause->file = g_strdup("<cell 1>");
+    cause->line = 3 + k;
+    cause->causes = tr_retrace_causes_new();
+    g_ptr_array_add(cause->causes,
+                    k ? tr_retrace_cause_new("x", TR_CAUSE_SHAPE, "x: shape (3,) is not (2,)")
+                      : tr_retrace_cause_new(NULL, TR_CAUSE_FIRST_CALL, "first call"));
+    g_ptr_array_add(batch, cause);
+    TrEvent *added = fn_event(TR_EVENT_CONCRETE_ADDED, 3 + 2 * (guint64)k);
+    added->cf_id = k + 1;
+    added->signature = g_strdup(signatures[k]);
+    g_ptr_array_add(batch, added);
+  }
+  td_store_apply_events(store, batch);
+
+  GtkWidget *view = td_traces_view_new();
+  td_traces_view_set_store(TD_TRACES_VIEW(view), store);
+  GtkWidget *window = gtk_window_new();
+  gtk_window_set_child(GTK_WINDOW(window), view);
+  gtk_window_present(GTK_WINDOW(window));
+  td_traces_view_set_function(TD_TRACES_VIEW(view), 7);
+  gint64 deadline = g_get_monotonic_time() + 10 * G_USEC_PER_SEC;
+  while (!label_with_class(view, "trace-diff", "#1")) {
+    g_assert_cmpint(g_get_monotonic_time(), <, deadline);
+    g_main_context_iteration(NULL, FALSE);
+    g_usleep(1000);
+  }
+  /* the newest trace selected first: #2 against #1 */
+  g_assert_cmpstr(label_with_class(view, "trace-diff", "#1"), ==,
+                  "#1: x: float32 Tensor, shape=(3,) here, float32 Tensor, shape=(2,) there");
+  g_assert_nonnull(label_with_class(view, "trace-advice", "reduce_retracing=True"));
+  g_assert_null(label_with_class(view, "trace-advice", "first")); /* a first call: no advice */
+  td_traces_view_select_trace(TD_TRACES_VIEW(view), 1);
+  iterate_for(50);
+  g_assert_nonnull(label_with_class(view, "trace-diff", "#2: x: float32 Tensor, shape=(2,) here"));
+  gtk_window_destroy(GTK_WINDOW(window));
+  while (g_main_context_iteration(NULL, FALSE))
+    ;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -741,6 +821,7 @@ main(int argc, char **argv)
   g_test_add_func("/gui/window/log-rows-whole-and-clickable", test_log_rows);
   g_test_add_func("/gui/window/attach-not-trellis-and-lost", test_attach_failures);
   g_test_add_func("/gui/window/pause-bar-shows-and-hides", test_pause_bar);
+  g_test_add_func("/gui/traces/compared-with-every-trace-and-advised", test_traces_compared);
   g_test_add_func("/gui/cell-label/size-does-not-follow-text", test_cell_label_size);
   return g_test_run();
 }
