@@ -88,9 +88,21 @@ format_ms(GObject *item, const char *property)
   return td_format_duration_ns((gint64)(numeric_property(item, property) * 1e6));
 }
 
+/* The name with a badge for TensorFlow's retracing warnings ("f  ⚠ 2"). */
+static char *
+format_name(GObject *item, const char *property)
+{
+  g_autofree char *name = format_text(item, property);
+  guint64 warnings = (guint64)numeric_property(item, "warnings");
+  if (warnings == 0)
+    return g_steal_pointer(&name);
+  g_autofree char *count = td_format_count(warnings);
+  return g_strdup_printf("%s  \u26a0 %s", name, count);
+}
+
 static const TdColumn columns[] = {
     /* Functions of one name (methods, __call__) apart: the qualified name, then the id */
-    {"name", "Function", "label", FALSE, format_text, FALSE, 16},
+    {"name", "Function", "label", FALSE, format_name, FALSE, 16},
     {"calls", "Calls", "calls", TRUE, format_count, FALSE, 8},
     {"hits", "Hits", "hits", TRUE, format_count, FALSE, 8},
     {"misses", "Misses", "misses", TRUE, format_count, FALSE, 7},

@@ -16,6 +16,7 @@ struct _TdFunctionItem {
   guint64 hits;
   guint64 misses;
   guint64 eager;
+  guint64 warnings;
   gint64 trace_ns;
   char *last_cause; /* owned, may be NULL */
   char *label;      /* owned: how the table names it among Functions of the same name */
@@ -34,6 +35,7 @@ enum {
   FN_PROP_TRACE_MS,
   FN_PROP_LAST_CAUSE,
   FN_PROP_LABEL,
+  FN_PROP_WARNINGS,
   FN_N_PROPS
 };
 static GParamSpec *fn_props[FN_N_PROPS];
@@ -75,6 +77,9 @@ td_function_item_get_property(GObject *object, guint id, GValue *value, GParamSp
     case FN_PROP_LABEL:
       g_value_set_string(value, self->label ? self->label : self->fn->name);
       break;
+    case FN_PROP_WARNINGS:
+      g_value_set_uint64(value, self->warnings);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
   }
@@ -102,6 +107,7 @@ td_function_item_class_init(TdFunctionItemClass *klass)
   fn_props[FN_PROP_HITS] = g_param_spec_uint64("hits", NULL, NULL, 0, G_MAXUINT64, 0, ro);
   fn_props[FN_PROP_MISSES] = g_param_spec_uint64("misses", NULL, NULL, 0, G_MAXUINT64, 0, ro);
   fn_props[FN_PROP_EAGER] = g_param_spec_uint64("eager", NULL, NULL, 0, G_MAXUINT64, 0, ro);
+  fn_props[FN_PROP_WARNINGS] = g_param_spec_uint64("warnings", NULL, NULL, 0, G_MAXUINT64, 0, ro);
   fn_props[FN_PROP_HIT_RATE] = g_param_spec_double("hit-rate", NULL, NULL, 0, 1, 0, ro);
   fn_props[FN_PROP_TRACE_MS] = g_param_spec_double("trace-ms", NULL, NULL, 0, G_MAXDOUBLE, 0, ro);
   fn_props[FN_PROP_LAST_CAUSE] = g_param_spec_string("last-cause", NULL, NULL, NULL, ro);
@@ -149,6 +155,11 @@ function_item_refresh(TdFunctionItem *item)
   REFRESH(hits, FN_PROP_HITS);
   REFRESH(misses, FN_PROP_MISSES);
   REFRESH(eager, FN_PROP_EAGER);
+  if (item->warnings != fn->warnings) { /* the name's badge shows them: its cell follows "label" */
+    item->warnings = fn->warnings;
+    g_object_notify_by_pspec(G_OBJECT(item), fn_props[FN_PROP_WARNINGS]);
+    g_object_notify_by_pspec(G_OBJECT(item), fn_props[FN_PROP_LABEL]);
+  }
   REFRESH(trace_ns, FN_PROP_TRACE_MS);
   if (graph_calls_changed)
     g_object_notify_by_pspec(G_OBJECT(item), fn_props[FN_PROP_HIT_RATE]);

@@ -94,32 +94,32 @@ const char *
 td_cause_advice(TrCauseKind kind)
 {
   switch (kind) {
-  case TR_CAUSE_SHAPE:
-    return "Shapes that vary retrace: give input_signature a TensorSpec with None for the "
-           "dimensions that change, or use @tf.function(reduce_retracing=True).";
-  case TR_CAUSE_DTYPE:
-    return "Each dtype has its own trace: convert the argument to one dtype (tf.cast) before "
-           "the call, or fix it with input_signature.";
-  case TR_CAUSE_PYTHON_VALUE:
-    return "A Python number or string is part of the trace: each new value traces again. Pass "
-           "it as a tensor (tf.constant) unless it really changes the graph.";
-  case TR_CAUSE_NEW_OBJECT:
-    return "A new Python object is a new trace: reuse the object, or pass its tensors.";
-  case TR_CAUSE_STRUCTURE:
-    return "The nesting of the arguments (lists, tuples, dicts) is part of the trace: keep it "
-           "the same from call to call.";
-  case TR_CAUSE_TYPE:
-    return "An argument of another Python type traces again: pass the same type each call.";
-  case TR_CAUSE_VARIABLE:
-    return "A different tf.Variable traces again: create variables once, outside the "
-           "function, and reuse them.";
-  case TR_CAUSE_ARGUMENTS:
-    return "Calls with other arguments (count or keywords) trace again: call with the same "
-           "arguments, or fix them with input_signature.";
-  case TR_CAUSE_NEW_FUNCTION:
-    return "A new tf.function object starts with no traces: create the Function once and "
-           "call it many times, not tf.function(f)(x) in a loop.";
-  default:
-    return NULL;
+    case TR_CAUSE_SHAPE:
+      return "Shapes that vary retrace: give input_signature a TensorSpec with None for the "
+             "dimensions that change, or use @tf.function(reduce_retracing=True).";
+    case TR_CAUSE_DTYPE:
+      return "Each dtype has its own trace: convert the argument to one dtype (tf.cast) before "
+             "the call, or fix it with input_signature.";
+    case TR_CAUSE_PYTHON_VALUE:
+      return "A Python number or string is part of the trace: each new value traces again. Pass "
+             "it as a tensor (tf.constant) unless it really changes the graph.";
+    case TR_CAUSE_NEW_OBJECT:
+      return "A new Python object is a new trace: reuse the object, or pass its tensors.";
+    case TR_CAUSE_STRUCTURE:
+      return "The nesting of the arguments (lists, tuples, dicts) is part of the trace: keep it "
+             "the same from call to call.";
+    case TR_CAUSE_TYPE:
+      return "An argument of another Python type traces again: pass the same type each call.";
+    case TR_CAUSE_VARIABLE:
+      return "A different tf.Variable traces again: create variables once, outside the "
+             "function, and reuse them.";
+    case TR_CAUSE_ARGUMENTS:
+      return "Calls with other arguments (count or keywords) trace again: call with the same "
+             "arguments, or fix them with input_signature.";
+    case TR_CAUSE_NEW_FUNCTION:
+      return "A new tf.function object starts with no traces: create the Function once and "
+             "call it many times, not tf.function(f)(x) in a loop.";
+    default:
+      return NULL;
   }
 }

@@ -526,6 +526,21 @@ test_functions_same_name(void)
   td_store_apply_events(store, s.events);
   g_autofree char *after = names_of(fns);
   g_assert_cmpstr(after, ==, "Dense.__call__ #1 step #2 Dense.__call__ #3 Conv.__call__ step #5");
+
+  /* TensorFlow's retracing warnings: a badge on the name, counted */
+  g_ptr_array_set_size(s.events, 0);
+  for (int k = 0; k < 2; k++) {
+    TrEvent *warning = tr_event_new(TR_EVENT_RETRACING_WARNING);
+    warning->fn_id = 5;
+    warning->fn_name = g_strdup("step");
+    warning->text = g_strdup("5 out of the last 5 calls to <function step> triggered "
+                             "tf.function retracing.");
+    tr_event_bus_emit(s.bus, warning);
+  }
+  td_store_apply_events(store, s.events);
+  g_autofree char *warned = names_of(fns);
+  g_assert_cmpstr(warned, ==,
+                  "Dense.__call__ #1 step #2 Dense.__call__ #3 Conv.__call__ step #5  \u26a0 2");
   session_clear(&s);
 }
 
