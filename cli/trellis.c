@@ -21,6 +21,7 @@
 #include "tf.h"
 #include "tp-asan.h"
 #include "tp.h"
+#include "tr-event-log.h"
 #include "tr-report.h"
 
 #include <glib/gstdio.h>
@@ -285,29 +286,24 @@ check_writable(const char *option, const char *path)
   return false;
 }
 
-static void
-collect_event(const TrEvent *ev, gpointer user_data)
-{
-  g_ptr_array_add(user_data, tr_event_ref((TrEvent *)ev));
-}
-
-/* --report, --events, --perfetto. Returns false when a file could not be written. */
+/* --report, --events, --perfetto, from the events kept compactly in `events` and the report
+ * fed as they came. Returns false when a file could not be written. */
 static bool
-write_outputs(GPtrArray *events)
+write_outputs(TrEventLog *events, TrReport *report)
 {
   bool ok = true;
   g_autoptr(GError) error = NULL;
-  if (options.events && !tr_events_write_jsonl(events, options.events, &error)) {
+  if (options.events && !tr_event_log_write_jsonl(events, 0, options.events, &error)) {
     fprintf(stderr, "trellis: --events: %s\n", error->message);
     g_clear_error(&error);
     ok = false;
   }
-  if (options.perfetto && !tr_events_write_perfetto(events, options.perfetto, &error)) {
+  if (options.perfetto && !tr_event_log_write_perfetto(events, 0, options.perfetto, &error)) {
     fprintf(stderr, "trellis: --perfetto: %s\n", error->message);
     ok = false;
   }
   if (options.report) {
-    g_autofree char *text = tr_report_from_events(events);
+    g_autofree char *text = tr_report_to_string(report);
     printf("\n== trellis --report: traced Functions ==\n%s",
            *text ? text : "no Function was called\n");
   }
@@ -408,15 +404,22 @@ main(int argc, char **argv)
     fprintf(stderr, "trellis: %s\n", error->message);
     return 1;
   }
-  g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func((GDestroyNotify)tr_event_unref);
-  if (options.report || options.events || options.perfetto)
-    tr_event_bus_subscribe(tp_interp_event_bus(tp), collect_event, events, NULL, true);
+  /* The events are kept as the log's records (tens of bytes each), the report folded live. */
+  g_autoptr(TrEventLog) events = tr_event_log_new();
+  g_autoptr(TrReport) report = tr_report_new();
+  TrEventBus *bus = tp_interp_event_bus(tp);
+  /* Neither keeps the events it is given: the bus may pass views (tr_event_bus_emit_view). */
+  const guint64 all = G_MAXUINT64, none = 0;
+  if (options.events || options.perfetto)
+    tr_event_bus_subscribe_full(bus, all, none, tr_event_log_event_func, events, NULL, true);
+  if (options.report)
+    tr_event_bus_subscribe_full(bus, all, none, tr_report_event_func, report, NULL, true);
   if (options.eager)
     tr_fn_registry_set_run_eagerly(tf_module_get_registry(tp_interp_tf(tp)), true);
   int status = run(tp, &prog);
   /* Python's buffered streams first, so that the report comes after the program's output. */
   tp_flush_std_streams();
-  if (!write_outputs(events) && status == 0)
+  if (!write_outputs(events, report) && status == 0)
     status = 1;
   fflush(stdout);
   int end = tp_interp_free(tp);

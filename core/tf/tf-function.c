@@ -1443,25 +1443,26 @@ run_operands(TfState *st, TrFn *fn, TrConcreteFn *cf, const TfOperand *in, int n
   TrEventBus *bus = st->bus;
   bool events = fn && tr_event_bus_wants(bus, TR_EVENT_GRAPH_EXEC_START);
   gint64 start = 0;
+  /* Views (tr_event_bus_emit_view): a graph run's events allocate nothing unless kept. */
+  TrEvent ev;
   if (events) {
-    TrEvent *ev = tr_event_new(TR_EVENT_GRAPH_EXEC_START);
-    ev->fn_id = (gint64)tr_fn_get_id(fn);
-    ev->fn_name = g_strdup(tr_fn_get_name(fn));
-    ev->cf_id = (gint64)cf->id;
-    ev->graph_id = (gint64)cf->graph_id;
-    start = tr_event_bus_now(bus);
-    tr_event_bus_emit(bus, ev);
+    memset(&ev, 0, sizeof ev);
+    ev.kind = TR_EVENT_GRAPH_EXEC_START;
+    ev.ok = true;
+    ev.fn_id = (gint64)tr_fn_get_id(fn);
+    ev.fn_name = (char *)tr_fn_get_name(fn);
+    ev.cf_id = (gint64)cf->id;
+    ev.graph_id = (gint64)cf->graph_id;
+    tr_event_bus_emit_view(bus, &ev);
+    start = ev.ts_ns;
   }
   PyObject *r = run_plan(st, fn, cf->data, ins, n_in, in);
   if (events) {
-    TrEvent *ev = tr_event_new(TR_EVENT_GRAPH_EXEC_END);
-    ev->fn_id = (gint64)tr_fn_get_id(fn);
-    ev->fn_name = g_strdup(tr_fn_get_name(fn));
-    ev->cf_id = (gint64)cf->id;
-    ev->graph_id = (gint64)cf->graph_id;
-    ev->dur_ns = tr_event_bus_now(bus) - start;
-    ev->ok = r != NULL;
-    tr_event_bus_emit(bus, ev);
+    ev.kind = TR_EVENT_GRAPH_EXEC_END;
+    ev.ts_ns = tr_event_bus_now(bus);
+    ev.dur_ns = ev.ts_ns - start;
+    ev.ok = r != NULL;
+    tr_event_bus_emit_view(bus, &ev);
   }
   return r;
 }
@@ -1683,7 +1684,13 @@ call_site(TfState *st, TrCallSite *site)
     site->file = file;
   else
     PyErr_Clear();
-  site->line = PyFrame_GetLineNumber(frame);
+  int lasti = PyFrame_GetLasti(frame);
+  if (st->site_code != (PyObject *)code || st->site_lasti != lasti) {
+    Py_XSETREF(st->site_code, Py_NewRef(code));
+    st->site_lasti = lasti;
+    st->site_line = PyFrame_GetLineNumber(frame);
+  }
+  site->line = st->site_line;
   return code;
 }
 
