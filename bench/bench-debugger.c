@@ -293,8 +293,8 @@ time_one_frame(GtkWidget *timeline, TdStore *store)
   const TdTlIndex *index = td_timeline_get_index(TD_TIMELINE(timeline));
   g_print("ingest: one frame of the timeline (%dx%d) with %u events kept (%" G_GUINT64_FORMAT
           " calls in %u lanes), zoomed out: snapshot %.2f ms, rendering %.2f ms (%s)\n",
-          w, h, tr_state_events(td_store_get_state(store))->len, td_tl_index_n_calls(index),
-          td_tl_index_n_lanes(index), snapshot_ms, render_ms,
+          w, h, (guint)tr_event_log_length(tr_state_event_log(td_store_get_state(store))),
+          td_tl_index_n_calls(index), td_tl_index_n_lanes(index), snapshot_ms, render_ms,
           G_OBJECT_TYPE_NAME(gtk_native_get_renderer(gtk_widget_get_native(timeline))));
 }
 

@@ -53,7 +53,8 @@ typedef struct {
   Rec recs[];
 } Chunk;
 
-#define CHUNK_RECS 4096
+#define CHUNK_RECS     4096 /* records of a full-grown chunk */
+#define CHUNK_MIN_RECS 64   /* of the first */
 
 typedef struct {
   gint64 id;    /* fn_id */
@@ -268,13 +269,16 @@ chunk_for(TrEventLog *log, guint64 seq, gint64 ts, bool whole)
     c = g_realloc(c, chunk_size(c->n));
     log->chunks->pdata[log->chunks->len - 1] = c;
   }
-  c = g_malloc(chunk_size(CHUNK_RECS));
+  /* Small logs (a kernel's window, a test) get small chunks; long ones, the largest. */
+  guint32 cap = c ? MIN(c->cap * 2, CHUNK_RECS) : CHUNK_MIN_RECS;
+  cap = MAX(cap, CHUNK_MIN_RECS);
+  c = g_malloc(chunk_size(cap));
   c->first = log->end;
   c->base_seq = seq;
   c->base_ts = ts;
   c->n = 0;
-  c->cap = CHUNK_RECS;
-  log->chunk_bytes += chunk_size(CHUNK_RECS);
+  c->cap = cap;
+  log->chunk_bytes += chunk_size(cap);
   g_ptr_array_add(log->chunks, c);
   return c;
 }
@@ -388,6 +392,13 @@ tr_event_log_dropped(const TrEventLog *log)
 }
 
 gsize
+tr_event_log_event_bytes(const TrEventLog *log)
+{
+  g_return_val_if_fail(log != NULL, 0);
+  return (gsize)tr_event_log_length(log) * sizeof(Rec) + log->whole_bytes;
+}
+
+gsize
 tr_event_log_bytes(const TrEventLog *log)
 {
   g_return_val_if_fail(log != NULL, 0);
@@ -398,21 +409,19 @@ tr_event_log_bytes(const TrEventLog *log)
          log->graphs->len * (sizeof(gint64) * 2 + 3 * sizeof(gpointer));
 }
 
-gsize
-tr_event_log_front_bytes(const TrEventLog *log, guint64 n)
+guint64
+tr_event_log_front_for_bytes(const TrEventLog *log, gsize bytes)
 {
   g_return_val_if_fail(log != NULL, 0);
-  n = MIN(n, tr_event_log_length(log));
-  gsize bytes = n * sizeof(Rec);
-  for (guint64 at = log->dropped; at < log->dropped + n;) {
+  guint64 n = tr_event_log_length(log), k = 0;
+  gsize held = 0;
+  for (guint64 at = log->dropped; k < n && held < bytes;) {
     const Chunk *c;
     const Rec *r = rec_at(log, at, &c);
-    guint64 stop = MIN(c->first + c->n, log->dropped + n);
-    for (; at < stop; at++, r++)
-      if (r->flags & REC_WHOLE)
-        bytes += tr_event_size(r->u.whole);
+    for (guint64 stop = c->first + c->n; at < stop && held < bytes; at++, r++, k++)
+      held += sizeof(Rec) + ((r->flags & REC_WHOLE) ? tr_event_size(r->u.whole) : 0);
   }
-  return bytes;
+  return k;
 }
 
 static void

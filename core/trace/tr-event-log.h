@@ -41,10 +41,15 @@ void tr_event_log_drop_front(TrEventLog *log, guint64 n);
 guint64 tr_event_log_length(const TrEventLog *log);
 /* Events dropped from the front so far (tr_event_log_drop_front). */
 guint64 tr_event_log_dropped(const TrEventLog *log);
-/* Bytes the log holds: records, chunks, interned names, whole events (allocator aside). */
+/* Bytes the log holds: chunks (their room too), interned names, whole events (allocator
+ * aside). */
 gsize tr_event_log_bytes(const TrEventLog *log);
-/* Bytes the `n` oldest kept events hold (their records and whole events). */
-gsize tr_event_log_front_bytes(const TrEventLog *log, guint64 n);
+/* Bytes the kept events hold: their records and whole events, what dropping them frees (the
+ * interned names stay). */
+gsize tr_event_log_event_bytes(const TrEventLog *log);
+/* How many of the oldest kept events hold at least `bytes` (their records and whole events;
+ * all of them when they hold less): what to drop to free that much. */
+guint64 tr_event_log_front_for_bytes(const TrEventLog *log, gsize bytes);
 
 /* The kept event `i` (0: the oldest kept), as a view: either the kept event itself or
  * `scratch` filled in. Borrowed: valid until the log changes, and for `scratch`, until it is

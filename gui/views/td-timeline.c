@@ -219,9 +219,10 @@ reindex(TdTimeline *self)
 {
   td_tl_index_clear(self->index);
   if (self->store) {
-    GPtrArray *events = tr_state_events(td_store_get_state(self->store));
-    for (guint i = 0; i < events->len; i++)
-      td_tl_index_add(self->index, events->pdata[i]);
+    const TrEventLog *events = tr_state_event_log(td_store_get_state(self->store));
+    TrEvent scratch;
+    for (guint64 i = 0, n = tr_event_log_length(events); i < n; i++)
+      td_tl_index_add(self->index, tr_event_log_peek(events, i, &scratch));
   }
   self->fitted = true;
   self->follow = true;
@@ -239,12 +240,14 @@ static void
 on_events_changed(TdStore *store, guint n_removed_front, guint n_added_back, gpointer user_data)
 {
   TdTimeline *self = TD_TIMELINE(user_data);
-  GPtrArray *events = tr_state_events(td_store_get_state(store));
-  guint n = MIN(n_added_back, events->len);
-  for (guint i = events->len - n; i < events->len; i++)
-    td_tl_index_add(self->index, events->pdata[i]);
-  if (n_removed_front > 0 && events->len > 0)
-    td_tl_index_drop_before(self->index, ((const TrEvent *)events->pdata[0])->ts_ns);
+  const TrEventLog *events = tr_state_event_log(td_store_get_state(store));
+  guint64 len = tr_event_log_length(events);
+  guint64 n = MIN(n_added_back, len);
+  TrEvent scratch;
+  for (guint64 i = len - n; i < len; i++)
+    td_tl_index_add(self->index, tr_event_log_peek(events, i, &scratch));
+  if (n_removed_front > 0 && len > 0)
+    td_tl_index_drop_before(self->index, tr_event_log_peek(events, 0, &scratch)->ts_ns);
   gtk_widget_queue_draw(GTK_WIDGET(self));
 }
 
