@@ -256,16 +256,30 @@ tr_event_to_json(const TrEvent *ev)
  * million times a second when a program's events are saved. The text is what jansson writes
  * with JSON_COMPACT | JSON_ENSURE_ASCII | JSON_PRESERVE_ORDER, so that both forms agree. */
 
+/* "00" to "99": numbers are written two digits at a time (a line has a dozen of them). */
+static const char digit_pairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
 void
 tr_json_append_int(GString *out, gint64 v)
 {
   char buf[24];
   char *p = buf + sizeof buf;
   guint64 u = v < 0 ? (guint64)0 - (guint64)v : (guint64)v;
-  do {
-    *--p = (char)('0' + u % 10);
-    u /= 10;
-  } while (u);
+  while (u >= 100) {
+    guint64 q = u / 100;
+    p -= 2;
+    memcpy(p, digit_pairs + 2 * (u - q * 100), 2);
+    u = q;
+  }
+  if (u >= 10) {
+    p -= 2;
+    memcpy(p, digit_pairs + 2 * u, 2);
+  } else {
+    *--p = (char)('0' + u);
+  }
   if (v < 0)
     *--p = '-';
   tr_put(out, p, (gsize)(buf + sizeof buf - p));
