@@ -198,6 +198,19 @@ td_timeline_get_follow(TdTimeline *self)
   return self->follow;
 }
 
+char *
+td_timeline_get_notice(TdTimeline *self)
+{
+  g_return_val_if_fail(TD_IS_TIMELINE(self), NULL);
+  if (!self->store)
+    return NULL;
+  guint64 missing = tr_state_events_missing(td_store_get_state(self->store));
+  if (missing == 0)
+    return NULL;
+  return g_strdup_printf("%" G_GUINT64_FORMAT " earlier event%s not kept (not shown, not exported)",
+                         missing, missing == 1 ? "" : "s");
+}
+
 TdStore *
 td_timeline_get_store(TdTimeline *self)
 {
@@ -821,6 +834,9 @@ td_timeline_snapshot(GtkWidget *widget, GtkSnapshot *snapshot)
   draw_lanes(self, &f);
   if (td_tl_index_n_lanes(self->index) == 0)
     draw_text(self, &f, "No calls of traced functions yet", LABEL_W + 8, HEADER_H + 6, 0, 0.6f);
+  g_autofree char *notice = td_timeline_get_notice(self);
+  if (notice) /* what is not shown, at the bottom: the window's limit was reached */
+    draw_text(self, &f, notice, LABEL_W + 8, f.height - 20, f.width - LABEL_W - 16, 0.75f);
   gtk_snapshot_pop(snapshot);
 }
 
