@@ -189,6 +189,17 @@ test_window(TtFixture *fx, gconstpointer data)
   g_assert_cmpuint(none->len, ==, 0);
   g_assert_null(tr_state_events_since(s, 1)); /* dropped: a snapshot is needed */
 
+  /* A snapshot carries the last few events: a state made from it lacks the earlier ones. */
+  g_autoptr(TrState) full = state_of(evs, 0, evs->len, tr_state_new(G_MAXUINT));
+  g_assert_cmpuint(tr_state_events_missing(full), ==, 0);
+  json_t *j = tr_state_to_json(full, 5);
+  g_autoptr(TrState) late = tr_state_from_json(j, G_MAXUINT, NULL);
+  json_decref(j);
+  g_assert_nonnull(late);
+  g_assert_cmpuint(tr_event_log_length(tr_state_event_log(late)), ==, 5);
+  g_assert_cmpuint(tr_state_events_missing(late), ==, evs->len - 5);
+  g_assert_cmpuint(tr_state_events_dropped(late), ==, 0);
+
   g_autoptr(TrState) none_kept = state_of(evs, 0, evs->len, tr_state_new(0));
   g_assert_cmpuint(tr_event_log_length(tr_state_event_log(none_kept)), ==, 0);
   g_assert_cmpuint(tr_state_events_missing(none_kept), ==, evs->len);
