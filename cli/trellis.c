@@ -286,22 +286,29 @@ check_writable(const char *option, const char *path)
   return false;
 }
 
-/* --report, --events, --perfetto, from the events kept compactly in `events` and the report
- * fed as they came. Returns false when a file could not be written. */
+/* --events and --perfetto: each file is written while the program runs, by a thread of its
+ * writer's own (tr_event_writer_new), and finished here. */
+typedef struct {
+  TrEventWriter *events;
+  TrEventWriter *perfetto;
+} Outputs;
+
 static bool
-write_outputs(TrEventLog *events, TrReport *report)
+finish_output(TrEventWriter *writer, const char *option)
 {
-  bool ok = true;
   g_autoptr(GError) error = NULL;
-  if (options.events && !tr_event_log_write_jsonl(events, 0, options.events, &error)) {
-    fprintf(stderr, "trellis: --events: %s\n", error->message);
-    g_clear_error(&error);
-    ok = false;
-  }
-  if (options.perfetto && !tr_event_log_write_perfetto(events, 0, options.perfetto, &error)) {
-    fprintf(stderr, "trellis: --perfetto: %s\n", error->message);
-    ok = false;
-  }
+  if (!writer || tr_event_writer_finish(writer, &error))
+    return true;
+  fprintf(stderr, "trellis: %s: %s\n", option, error->message);
+  return false;
+}
+
+/* --report, --events, --perfetto. Returns false when a file could not be written. */
+static bool
+write_outputs(Outputs *out, TrReport *report)
+{
+  bool ok = finish_output(g_steal_pointer(&out->events), "--events");
+  ok = finish_output(g_steal_pointer(&out->perfetto), "--perfetto") && ok;
   if (options.report) {
     g_autofree char *text = tr_report_to_string(report);
     printf("\n== trellis --report: traced Functions ==\n%s",
@@ -404,14 +411,21 @@ main(int argc, char **argv)
     fprintf(stderr, "trellis: %s\n", error->message);
     return 1;
   }
-  /* The events are kept as the log's records (tens of bytes each), the report folded live. */
-  g_autoptr(TrEventLog) events = tr_event_log_new();
+  /* The files are written as events come, the report folded live. */
+  Outputs outputs = {
+      .events = options.events ? tr_event_writer_new(options.events, NULL) : NULL,
+      .perfetto = options.perfetto ? tr_event_writer_new(NULL, options.perfetto) : NULL,
+  };
   g_autoptr(TrReport) report = tr_report_new();
   TrEventBus *bus = tp_interp_event_bus(tp);
-  /* Neither keeps the events it is given: the bus may pass views (tr_event_bus_emit_view). */
+  /* None keeps the events it is given: the bus may pass views (tr_event_bus_emit_view). */
   const guint64 all = G_MAXUINT64, none = 0;
-  if (options.events || options.perfetto)
-    tr_event_bus_subscribe_full(bus, all, none, tr_event_log_event_func, events, NULL, true);
+  TrEventWriter *writers[] = {outputs.events, outputs.perfetto};
+  guint subscriptions[G_N_ELEMENTS(writers)] = {0};
+  for (guint i = 0; i < G_N_ELEMENTS(writers); i++)
+    if (writers[i])
+      subscriptions[i] = tr_event_bus_subscribe_full(bus, all, none, tr_event_writer_event_func,
+                                                     writers[i], NULL, true);
   if (options.report)
     tr_event_bus_subscribe_full(bus, all, none, tr_report_event_func, report, NULL, true);
   if (options.eager)
@@ -419,7 +433,11 @@ main(int argc, char **argv)
   int status = run(tp, &prog);
   /* Python's buffered streams first, so that the report comes after the program's output. */
   tp_flush_std_streams();
-  if (!write_outputs(events, report) && status == 0)
+  /* The writers are finished (and freed) now: no event may reach them after this. */
+  for (guint i = 0; i < G_N_ELEMENTS(writers); i++)
+    if (subscriptions[i])
+      tr_event_bus_unsubscribe(bus, subscriptions[i]);
+  if (!write_outputs(&outputs, report) && status == 0)
     status = 1;
   fflush(stdout);
   int end = tp_interp_free(tp);

@@ -633,6 +633,42 @@ cached_json(GPtrArray *cache, guint32 id, const TrEvent *ev, guint fields)
 #define site_json(cache, id, ev) cached_json(cache, id, ev, TR_EF_SITE)
 #define fn_json(cache, id, ev)   cached_json(cache, id, ev, TR_EF_FN)
 
+/* The kept events as JSON lines into `w`. */
+static void
+write_jsonl_events(const TrEventLog *log, Writer *w)
+{
+  /* Each site's and Function's fields are written out once, then copied into every line. */
+  g_autoptr(GPtrArray) sites = g_ptr_array_new_with_free_func(string_free);
+  g_autoptr(GPtrArray) fns = g_ptr_array_new_with_free_func(string_free);
+  TrEvent scratch;
+  Cursor cur;
+  cursor_init(&cur, log);
+  for (const TrEvent *ev; (ev = cursor_next(&cur, &scratch));) {
+    if (ev == &scratch)
+      tr_event_append_json_parts(w->buf, ev, site_json(sites, cur.now->u.c.site, ev),
+                                 fn_json(fns, cur.now->u.c.fn, ev));
+    else
+      tr_event_append_json(w->buf, ev);
+    tr_put_c(w->buf, '\n');
+    if (w->buf->len >= WRITE_CHUNK)
+      writer_flush(w);
+  }
+}
+
+/* The kept events' trace events into `w`, through `p` (writing into w->buf). */
+static void
+write_perfetto_events(const TrEventLog *log, TrPerfetto *p, Writer *w)
+{
+  TrEvent scratch;
+  Cursor cur;
+  cursor_init(&cur, log);
+  for (const TrEvent *ev; (ev = cursor_next(&cur, &scratch));) {
+    tr_perfetto_add(p, ev);
+    if (w->buf->len >= WRITE_CHUNK)
+      writer_flush(w);
+  }
+}
+
 gboolean
 tr_event_log_write_jsonl(const TrEventLog *log, guint64 dropped, const char *path, GError **error)
 {
@@ -645,22 +681,7 @@ tr_event_log_write_jsonl(const TrEventLog *log, guint64 dropped, const char *pat
     tr_json_append_int(w.buf, (gint64)dropped);
     g_string_append(w.buf, "}\n");
   }
-  /* Each site's and Function's fields are written out once, then copied into every line. */
-  g_autoptr(GPtrArray) sites = g_ptr_array_new_with_free_func(string_free);
-  g_autoptr(GPtrArray) fns = g_ptr_array_new_with_free_func(string_free);
-  TrEvent scratch;
-  Cursor cur;
-  cursor_init(&cur, log);
-  for (const TrEvent *ev; (ev = cursor_next(&cur, &scratch));) {
-    if (ev == &scratch)
-      tr_event_append_json_parts(w.buf, ev, site_json(sites, cur.now->u.c.site, ev),
-                                 fn_json(fns, cur.now->u.c.fn, ev));
-    else
-      tr_event_append_json(w.buf, ev);
-    tr_put_c(w.buf, '\n');
-    if (w.buf->len >= WRITE_CHUNK)
-      writer_flush(&w);
-  }
+  write_jsonl_events(log, &w);
   return writer_close(&w, error);
 }
 
@@ -691,13 +712,97 @@ tr_event_log_write_perfetto(const TrEventLog *log, guint64 dropped, const char *
   TrEvent scratch;
   TrPerfetto *p =
       tr_perfetto_begin(w.buf, dropped, n ? tr_event_log_peek(log, 0, &scratch)->ts_ns : 0);
-  Cursor cur;
-  cursor_init(&cur, log);
-  for (const TrEvent *ev; (ev = cursor_next(&cur, &scratch));) {
-    tr_perfetto_add(p, ev);
-    if (w.buf->len >= WRITE_CHUNK)
-      writer_flush(&w);
-  }
+  write_perfetto_events(log, p, &w);
   tr_perfetto_end(p);
   return writer_close(&w, error);
+}
+
+/* ---- writing while events come ---- */
+
+/* Events a log gathers before the writer's thread is given it. */
+#define STREAM_BATCH 16384
+
+struct _TrEventWriter {
+  TrEventLog *filling;  /* the emitting thread's: events not handed over yet */
+  GAsyncQueue *batches; /* TrEventLog* (owned) for the thread; the writer itself ends it */
+  GThread *thread;      /* writes the batches */
+  Writer jsonl;         /* its files (f NULL: not written, or could not be opened) */
+  Writer perfetto;
+  TrPerfetto *trace;  /* the Perfetto document being written, or NULL */
+  GError *open_error; /* the first file that could not be opened */
+};
+
+static gpointer
+writer_thread(gpointer data)
+{
+  TrEventWriter *w = data;
+  for (;;) {
+    gpointer item = g_async_queue_pop(w->batches);
+    if (item == w)
+      return NULL;
+    TrEventLog *log = item;
+    if (w->jsonl.f)
+      write_jsonl_events(log, &w->jsonl);
+    if (w->trace)
+      write_perfetto_events(log, w->trace, &w->perfetto);
+    tr_event_log_free(log);
+  }
+}
+
+static void
+writer_open_or_note(TrEventWriter *w, Writer *file, const char *path)
+{
+  GError *error = NULL;
+  if (path && !writer_open(file, path, &error)) {
+    if (w->open_error)
+      g_error_free(error);
+    else
+      w->open_error = error;
+  }
+}
+
+TrEventWriter *
+tr_event_writer_new(const char *jsonl_path, const char *perfetto_path)
+{
+  TrEventWriter *w = g_new0(TrEventWriter, 1);
+  writer_open_or_note(w, &w->jsonl, jsonl_path);
+  writer_open_or_note(w, &w->perfetto, perfetto_path);
+  if (w->perfetto.f)
+    w->trace = tr_perfetto_begin(w->perfetto.buf, 0, 0);
+  w->filling = tr_event_log_new();
+  w->batches = g_async_queue_new();
+  w->thread = g_thread_new("tr-event-writer", writer_thread, w);
+  return w;
+}
+
+void
+tr_event_writer_event_func(const TrEvent *ev, gpointer user_data)
+{
+  TrEventWriter *w = user_data;
+  tr_event_log_append(w->filling, ev);
+  if (tr_event_log_length(w->filling) >= STREAM_BATCH) {
+    g_async_queue_push(w->batches, w->filling);
+    w->filling = tr_event_log_new();
+  }
+}
+
+gboolean
+tr_event_writer_finish(TrEventWriter *w, GError **error)
+{
+  g_return_val_if_fail(w != NULL, FALSE);
+  g_async_queue_push(w->batches, w->filling);
+  g_async_queue_push(w->batches, w);
+  g_thread_join(w->thread);
+  g_async_queue_unref(w->batches);
+  gboolean ok = w->open_error == NULL;
+  if (w->open_error)
+    g_propagate_error(error, w->open_error);
+  if (w->trace)
+    tr_perfetto_end(w->trace);
+  if (w->jsonl.f && !writer_close(&w->jsonl, ok ? error : NULL))
+    ok = FALSE;
+  if (w->perfetto.f && !writer_close(&w->perfetto, ok ? error : NULL))
+    ok = FALSE;
+  g_free(w);
+  return ok;
 }

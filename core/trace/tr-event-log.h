@@ -73,4 +73,19 @@ gboolean tr_event_log_write_perfetto(const TrEventLog *log, guint64 dropped, con
 /* The Perfetto text of the kept events into `out` (the file's contents). */
 void tr_event_log_append_perfetto(const TrEventLog *log, guint64 dropped, GString *out);
 
+/* Writing events to files while they come: a program's events saved at its exit (trellis
+ * --events/--perfetto). The emitting thread gathers events in a log and hands each batch of
+ * them to a thread of the writer's own, which writes them (the same text as
+ * tr_event_log_write_jsonl/_perfetto) and frees them: the JSON is written on another core while
+ * the program runs, and the events are held only until written. The files are opened at once
+ * (NULL path: not that file). */
+typedef struct _TrEventWriter TrEventWriter;
+TrEventWriter *tr_event_writer_new(const char *jsonl_path, const char *perfetto_path);
+/* A TrEventFunc that gives the event to `user_data`, a TrEventWriter. Call it from one thread
+ * at a time (a bus subscriber is). */
+void tr_event_writer_event_func(const TrEvent *ev, gpointer user_data);
+/* Write what is left, close the files and free the writer. FALSE with `error` set when a file
+ * could not be opened or written (the first such failure). */
+gboolean tr_event_writer_finish(TrEventWriter *w, GError **error);
+
 G_END_DECLS

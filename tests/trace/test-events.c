@@ -491,9 +491,58 @@ test_emit_view(TtFixture *fx, gconstpointer data)
   g_assert_cmpuint(prints->len, ==, 0);
 }
 
+/* Files written while events come say what files written at the end say, across batches. */
+static void
+test_writer_streams(TtFixture *fx, gconstpointer data)
+{
+  run_session(fx);
+  /* Past a batch of the writer's: the session's calls again, numbered on. */
+  guint n_session = fx->events->len;
+  for (guint64 i = 0; fx->events->len < 40000; i++) {
+    TrEvent *ev = tr_event_copy(fx->events->pdata[i % n_session]);
+    ev->seq = fx->events->len + 1;
+    ev->ts_ns += (gint64)(i / n_session + 1) * 1000000000;
+    g_ptr_array_add(fx->events, ev);
+  }
+  g_autoptr(TrEventLog) log = tr_event_log_new();
+  g_autofree char *dir = g_dir_make_tmp("trellis-test-writer-XXXXXX", NULL);
+  g_autofree char *jsonl = g_build_filename(dir, "a.jsonl", NULL);
+  g_autofree char *trace = g_build_filename(dir, "a.json", NULL);
+  g_autofree char *jsonl_end = g_build_filename(dir, "b.jsonl", NULL);
+  g_autofree char *trace_end = g_build_filename(dir, "b.json", NULL);
+  TrEventWriter *w = tr_event_writer_new(jsonl, trace);
+  for (guint i = 0; i < fx->events->len; i++) {
+    tr_event_writer_event_func(fx->events->pdata[i], w);
+    tr_event_log_append(log, fx->events->pdata[i]);
+  }
+  g_autoptr(GError) error = NULL;
+  g_assert_true(tr_event_writer_finish(w, &error));
+  g_assert_no_error(error);
+  g_assert_true(tr_event_log_write_jsonl(log, 0, jsonl_end, NULL));
+  g_assert_true(tr_event_log_write_perfetto(log, 0, trace_end, NULL));
+  const char *pairs[][2] = {{jsonl, jsonl_end}, {trace, trace_end}};
+  for (guint i = 0; i < G_N_ELEMENTS(pairs); i++) {
+    g_autofree char *a = NULL, *b = NULL;
+    g_assert_true(g_file_get_contents(pairs[i][0], &a, NULL, NULL));
+    g_assert_true(g_file_get_contents(pairs[i][1], &b, NULL, NULL));
+    g_assert_cmpuint(strlen(a), >, 40000 * 50);
+    g_assert_true(strcmp(a, b) == 0);
+    g_unlink(pairs[i][0]);
+    g_unlink(pairs[i][1]);
+  }
+  g_rmdir(dir);
+
+  /* A file that cannot be written is an error at the end, the events dropped meanwhile. */
+  w = tr_event_writer_new("/nonexistent/dir/x.jsonl", NULL);
+  tr_event_writer_event_func(fx->events->pdata[0], w);
+  g_assert_false(tr_event_writer_finish(w, &error));
+  g_assert_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+}
+
 void
 tt_add_event_tests(void)
 {
+  FX("/trace/event-log/writer-streams", test_writer_streams);
   FX("/trace/event-log/same-events", test_log_same_events);
   FX("/trace/event-log/compact-records", test_log_compact);
   FX("/trace/event-log/drop-front", test_log_drop_front);
