@@ -306,7 +306,8 @@ tr_event_log_append(TrEventLog *log, const TrEvent *ev)
   r->kind = (guint8)ev->kind;
   if (whole) {
     r->flags = REC_WHOLE;
-    r->u.whole = tr_event_ref((TrEvent *)ev);
+    /* A view (tr_event_bus_emit_view: refcount 0, its strings borrowed) is copied. */
+    r->u.whole = ev->refcount > 0 ? tr_event_ref((TrEvent *)ev) : tr_event_copy(ev);
     log->whole_bytes += tr_event_size(ev);
   } else {
     guint fields = tr_event_kind_fields(ev->kind);

@@ -30,7 +30,8 @@ TrEventLog *tr_event_log_new(void);
 void tr_event_log_free(TrEventLog *log);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(TrEventLog, tr_event_log_free)
 
-/* Keep a copy of `ev` (borrowed) after the others. Events come in sequence order. */
+/* Keep a copy of `ev` (borrowed; an event or a view) after the others. Events come in
+ * sequence order. */
 void tr_event_log_append(TrEventLog *log, const TrEvent *ev);
 /* A TrEventFunc that appends to `user_data`, a TrEventLog. */
 void tr_event_log_event_func(const TrEvent *ev, gpointer user_data);

@@ -489,6 +489,31 @@ test_emit_view(TtFixture *fx, gconstpointer data)
   g_assert_true(seen == &view);
   g_assert_cmpint(view.ts_ns, >, 1000000000 - 1);
   g_assert_cmpuint(prints->len, ==, 0);
+
+  /* A view too big for a log's record (a call of 10 s) is kept as a copy, not the view. */
+  g_autoptr(TrEventBus) logging = tr_event_bus_new();
+  g_autoptr(TrEventLog) log = tr_event_log_new();
+  tr_event_bus_subscribe_full(logging, all, 0, tr_event_log_event_func, log, NULL, false);
+  {
+    char site[] = "<cell 4>";
+    TrEvent end;
+    memset(&end, 0, sizeof end);
+    end.kind = TR_EVENT_CALL_END;
+    end.fn_id = 1;
+    end.fn_name = name;
+    end.file = site;
+    end.dur_ns = G_GINT64_CONSTANT(10000000000);
+    tr_event_bus_emit_view(logging, &end);
+    memset(&end, 0x5a, sizeof end); /* the view's memory is reused */
+    strcpy(site, "garbage");
+  }
+  g_autoptr(GPtrArray) history = tr_event_bus_get_history(logging);
+  g_assert_cmpuint(history->len, ==, 1);
+  const TrEvent *from_history = history->pdata[0];
+  g_assert_cmpint(from_history->dur_ns, ==, G_GINT64_CONSTANT(10000000000));
+  g_assert_cmpstr(from_history->file, ==, "<cell 4>");
+  g_autoptr(TrEvent) from_log = tr_event_log_get(log, 0);
+  g_assert_cmpstr(from_log->file, ==, "<cell 4>");
 }
 
 /* Files written while events come say what files written at the end say, across batches. */
