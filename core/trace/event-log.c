@@ -338,6 +338,12 @@ tr_event_log_event_func(const TrEvent *ev, gpointer user_data)
 static const Rec *
 rec_at(const TrEventLog *log, guint64 at, const Chunk **chunk)
 {
+  /* The newest events are the ones most asked for (a viewer indexing a batch). */
+  const Chunk *last = log->chunks->pdata[log->chunks->len - 1];
+  if (at >= last->first) {
+    *chunk = last;
+    return &last->recs[at - last->first];
+  }
   guint lo = 0, hi = log->chunks->len;
   while (hi - lo > 1) {
     guint mid = (lo + hi) / 2;
