@@ -1431,15 +1431,12 @@ run_plan(TfState *st, TrFn *fn, const Concrete *c, TrTensor *const *ins, int n_i
   return r;
 }
 
-/* Runs a trace on operands of the eager path, with the graph execution events. */
+/* Runs trace `cf` on tensors `ins` (with their operands `in`, or NULL on the hit path), with
+ * the graph execution events. */
 static PyObject *
-run_operands(TfState *st, TrFn *fn, TrConcreteFn *cf, const TfOperand *in, int n_in)
+run_with_events(TfState *st, TrFn *fn, TrConcreteFn *cf, TrTensor **ins, int n_in,
+                const TfOperand *in)
 {
-  TrTensor *small[8];
-  g_autofree TrTensor **heap = n_in > 8 ? g_new(TrTensor *, n_in) : NULL;
-  TrTensor **ins = heap ? heap : small;
-  for (int i = 0; i < n_in; i++)
-    ins[i] = in[i].value;
   TrEventBus *bus = st->bus;
   bool events = fn && tr_event_bus_wants(bus, TR_EVENT_GRAPH_EXEC_START);
   gint64 start = 0;
@@ -1465,6 +1462,18 @@ run_operands(TfState *st, TrFn *fn, TrConcreteFn *cf, const TfOperand *in, int n
     tr_event_bus_emit_view(bus, &ev);
   }
   return r;
+}
+
+/* Runs a trace on operands of the eager path, with the graph execution events. */
+static PyObject *
+run_operands(TfState *st, TrFn *fn, TrConcreteFn *cf, const TfOperand *in, int n_in)
+{
+  TrTensor *small[8];
+  g_autofree TrTensor **heap = n_in > 8 ? g_new(TrTensor *, n_in) : NULL;
+  TrTensor **ins = heap ? heap : small;
+  for (int i = 0; i < n_in; i++)
+    ins[i] = in[i].value;
+  return run_with_events(st, fn, cf, ins, n_in, in);
 }
 
 /* A Function called while another traces: the trace's graph is inlined into the outer one. */
@@ -1501,9 +1510,8 @@ execute(TfState *st, TrFn *fn, TrConcreteFn *cf, PyObject *const *bound)
 {
   const TrTraceSig *sig = cf->sig;
   const Concrete *c = cf->data;
-  /* The hit path: top-level eager tensors go to the plan as they are. */
-  if (c->flat && !st->trace && !st->tapes && sig->n <= 16 &&
-      !tr_event_bus_wants(st->bus, TR_EVENT_GRAPH_EXEC_START)) {
+  /* The hit path: top-level eager tensors go to the plan as they are (events or not). */
+  if (c->flat && !st->trace && !st->tapes && sig->n <= 16) {
     TrTensor *ins[16];
     int n = 0;
     bool direct = true;
@@ -1521,7 +1529,7 @@ execute(TfState *st, TrFn *fn, TrConcreteFn *cf, PyObject *const *bound)
       }
     }
     if (direct)
-      return run_plan(st, fn, c, ins, n, NULL);
+      return run_with_events(st, fn, cf, ins, n, NULL);
   }
   OperandVec in;
   operand_vec_init(&in);
