@@ -258,9 +258,57 @@ on_graph_matches_changed(TdGraphView *view, guint n, gpointer user_data)
   if (!self->graph_search)
     return; /* the window is being disposed */
   const char *text = gtk_editable_get_text(GTK_EDITABLE(self->graph_search));
-  g_autofree char *matches =
-      *text ? g_strdup_printf("%u node%s", n, n == 1 ? "" : "s") : g_strdup("");
+  int current = td_graph_view_get_current_match(view);
+  g_autofree char *matches = !*text ? g_strdup("")
+                             : n > 1 && current > 0
+                                 ? g_strdup_printf("%d of %u nodes", current, n)
+                                 : g_strdup_printf("%u node%s", n, n == 1 ? "" : "s");
   gtk_label_set_text(self->graph_matches, matches);
+}
+
+/* Enter or Ctrl+G: the next matching node; Shift+Enter or Ctrl+Shift+G: the previous one. */
+static void
+show_match(TdWindow *self, gboolean backwards)
+{
+  TdGraphView *view = TD_GRAPH_VIEW(self->graph_view);
+  td_graph_view_next_match(view, backwards);
+  on_graph_matches_changed(view, td_graph_view_get_n_matches(view), self);
+}
+
+static void
+on_graph_search_next(GtkSearchEntry *entry, gpointer user_data)
+{
+  show_match(TD_WINDOW(user_data), FALSE);
+}
+
+static void
+on_graph_search_previous(GtkSearchEntry *entry, gpointer user_data)
+{
+  show_match(TD_WINDOW(user_data), TRUE);
+}
+
+static gboolean
+on_graph_search_shift_return(GtkWidget *entry, GVariant *args, gpointer user_data)
+{
+  show_match(TD_WINDOW(user_data), TRUE);
+  return TRUE;
+}
+
+/* The graph search's keys: Enter and Ctrl+G (GtkSearchEntry's next-match) go forward,
+ * Shift+Enter and Ctrl+Shift+G back. */
+static void
+add_graph_search_keys(TdWindow *self)
+{
+  g_signal_connect(self->graph_search, "activate", G_CALLBACK(on_graph_search_next), self);
+  g_signal_connect(self->graph_search, "next-match", G_CALLBACK(on_graph_search_next), self);
+  g_signal_connect(self->graph_search, "previous-match", G_CALLBACK(on_graph_search_previous),
+                   self);
+  GtkEventController *keys = gtk_shortcut_controller_new();
+  gtk_shortcut_controller_add_shortcut(
+      GTK_SHORTCUT_CONTROLLER(keys),
+      gtk_shortcut_new(gtk_keyval_trigger_new(GDK_KEY_Return, GDK_SHIFT_MASK),
+                       gtk_callback_action_new(on_graph_search_shift_return, self, NULL)));
+  gtk_widget_add_controller(GTK_WIDGET(self->graph_search), keys);
 }
 
 static void
@@ -850,6 +898,7 @@ td_window_init(TdWindow *self)
 {
   self->status = -1;
   gtk_widget_init_template(GTK_WIDGET(self));
+  add_graph_search_keys(self);
   add_views(self);
   g_signal_connect(self->event_log, "event-activated", G_CALLBACK(on_event_activated), self);
   add_output_tags(self);

@@ -30,7 +30,7 @@ static const char *const args_range[] = {"start", "limit", "delta"};
 static const char *const args_fill[] = {"dims", "value"};
 static const char *const args_linspace[] = {"start", "stop", "num"};
 static const char *const args_shape[] = {"shape"};
-static const char *const args_tensor[] = {"tensor"};
+static const char *const args_reshape[] = {"tensor", "shape"};
 static const char *const args_logits[] = {"logits"};
 static const char *const args_indices[] = {"indices"};
 
@@ -64,7 +64,7 @@ op_args(TrOpId op)
     table[TR_OP_BATCH_MATMUL] = (ArgNames)ARGS(args_xy);
     table[TR_OP_CONV2D] = (ArgNames)ARGS(args_conv);
     table[TR_OP_TRANSPOSE] = (ArgNames)ARGS(args_x);
-    table[TR_OP_RESHAPE] = (ArgNames)ARGS(args_tensor);
+    table[TR_OP_RESHAPE] = (ArgNames)ARGS(args_reshape);
     table[TR_OP_CONCAT] = (ArgNames)ARGS(args_values);
     table[TR_OP_STACK] = (ArgNames)ARGS(args_values);
     table[TR_OP_GATHER] = (ArgNames)ARGS(args_gather);

@@ -230,6 +230,10 @@ node_json(const TrNode *node)
   json_t *obj = json_object();
   json_object_set_new(obj, "name", json_string(node->name));
   json_object_set_new(obj, "op", json_string(node->type));
+  if (node->site_file) { /* where the node was made: the user's line */
+    json_object_set_new(obj, "file", json_string(node->site_file));
+    json_object_set_new(obj, "line", json_integer(node->site_line));
+  }
   int n;
   char **inputs = node_input_strings(node, &n);
   json_t *in = json_array();

@@ -601,7 +601,20 @@ static void
 grad_reshape(Grad *c, const TrGradRecord *r, H const *dy, H *dx)
 {
   TrShape s = shape_of(c, X0);
-  dx[0] = reshape(c, dy[0], &s);
+  int unknown = 0;
+  for (int d = 0; d < s.rank; d++)
+    unknown += s.dims[d] == TR_UNKNOWN;
+  if ((s.rank != TR_UNKNOWN && unknown <= 1) || !dy[0]) {
+    dx[0] = reshape(c, dy[0], &s);
+    return;
+  }
+  /* x's shape is only known when the graph runs: dy reshaped to Shape(x). */
+  TrAttrs a;
+  tr_attrs_init(&a);
+  a.dtype = TR_INT32;
+  H shape = apply(c, TR_OP_SHAPE, (H[]){X0}, 1, &a);
+  tr_attrs_init(&a);
+  dx[0] = shape ? apply(c, TR_OP_RESHAPE, (H[]){dy[0], shape}, 2, &a) : NULL;
 }
 
 /* g[..., begin:end, ...] along `axis` (begin < 0: g[..., -begin-1, ...], the axis dropped). */

@@ -280,6 +280,16 @@ graph_add_capture(TrGraph *g, TrVariable *var, TrNode *node)
 
 /* ---- nodes ---------------------------------------------------------------------------------- */
 
+static TrSiteFunc site_func;
+static void *site_data;
+
+void
+tr_graph_set_site_func(TrSiteFunc func, void *data)
+{
+  site_func = func;
+  site_data = data;
+}
+
 TrNode *
 tr_graph_node_new(TrGraph *g, int op, const char *type, const char *name, const TrOutput *inputs,
                   int n_inputs, int n_outputs)
@@ -297,6 +307,10 @@ tr_graph_node_new(TrGraph *g, int op, const char *type, const char *name, const 
   node->n_outputs = n_outputs;
   node->dtypes = tr_arena_new(&g->arena, TrDType, MAX(n_outputs, 1));
   node->shapes = tr_arena_new(&g->arena, TrShape, MAX(n_outputs, 1));
+  if (site_func && !site_func(site_data, &node->site_file, &node->site_line)) {
+    node->site_file = NULL;
+    node->site_line = 0;
+  }
   g_ptr_array_add(g->nodes, node);
   g_hash_table_insert(g->by_name, (gpointer)name, node);
   return node;
@@ -327,6 +341,32 @@ tr_node_add_control_input(TrNode *node, TrNode *dep)
     node->cap_control = cap;
   }
   node->control[node->n_control++] = dep;
+}
+
+bool
+tr_node_refine_shape(TrNode *node, int index, const TrShape *shape, GError **error)
+{
+  g_return_val_if_fail(node && index >= 0 && index < node->n_outputs && shape, false);
+  TrShape *have = &node->shapes[index];
+  if (shape->rank == TR_UNKNOWN)
+    return true;
+  bool compatible = have->rank == TR_UNKNOWN || have->rank == shape->rank;
+  for (int d = 0; compatible && have->rank != TR_UNKNOWN && d < shape->rank; d++)
+    compatible = have->dims[d] == TR_UNKNOWN || shape->dims[d] == TR_UNKNOWN ||
+                 have->dims[d] == shape->dims[d];
+  if (!compatible) {
+    g_autofree char *a = tr_shape_to_string(have);
+    g_autofree char *b = tr_shape_to_string(shape);
+    g_set_error(error, TR_ERROR, TR_ERROR_INVALID_ARGUMENT, "Shapes %s and %s are incompatible", a,
+                b);
+    return false;
+  }
+  TrShape merged = *shape;
+  for (int d = 0; have->rank != TR_UNKNOWN && d < merged.rank; d++)
+    if (merged.dims[d] == TR_UNKNOWN)
+      merged.dims[d] = have->dims[d];
+  *have = merged;
+  return true;
 }
 
 void
@@ -550,8 +590,12 @@ TrNode *
 tr_graph_add_output(TrGraph *g, TrOutput value, GError **error)
 {
   TrNode *node = tr_graph_add_op(g, TR_OP_IDENTITY, &value, 1, NULL, "Identity", error);
-  if (node)
+  if (node) {
+    /* The graph's, not a line's: the line running now is the caller's, after the body. */
+    node->site_file = NULL;
+    node->site_line = 0;
     g_ptr_array_add(g->outputs, node);
+  }
   return node;
 }
 
@@ -913,6 +957,8 @@ copy_node(TrGraph *copy, const TrNode *src)
     tr_node_add_control_input(node, copy->nodes->pdata[src->control[i]->id]);
   memcpy(node->dtypes, src->dtypes, sizeof(TrDType) * (size_t)src->n_outputs);
   memcpy(node->shapes, src->shapes, sizeof(TrShape) * (size_t)src->n_outputs);
+  node->site_file = src->site_file;
+  node->site_line = src->site_line;
   if (src->attrs)
     node->attrs = node_attrs(copy, src->attrs);
   if (src->value)

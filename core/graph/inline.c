@@ -157,6 +157,10 @@ inline_node(TrGraph *g, const TrNode *node, TrOutput *map, GError **error)
   InlineFunc rebuild =
       tr_op_is_graph_level(node->op) ? inline_gops[node->op - TR_N_OPS] : inline_tensor_op;
   TrNode *copy = rebuild(g, node, args, error);
+  if (copy && node->site_file) { /* made where the inlined function's line made it */
+    copy->site_file = node->site_file;
+    copy->site_line = node->site_line;
+  }
   if (!copy)
     return false;
   map[node->id] = tr_node_output(copy, 0);

@@ -161,7 +161,18 @@ struct TrNode {
   TrGraph **children;        /* (owned references, arena array); While: {cond, body} */
   bool stateful;             /* keeps program order; never folded, merged or dropped. A While is
                               * stateful when a child graph has a stateful node */
+  const char *site_file;     /* where the node was made (the Python file of the line that made
+                              * it, "<cell 3>"; interned: lives as long as the process), or NULL */
+  int site_line;             /* that line, 1-based; 0 when not known */
 };
+
+/* Where nodes are made, asked for every node a graph adds (TensorFlow keeps each op's creation
+ * stack trace for its errors and tools): fills `file` (a string that lives as long as the
+ * process, such as one of g_intern_string) and `line`, or returns FALSE when it cannot tell. One
+ * function for the process: core/tf's, which reads the running Python line while it traces.
+ * NULL (the default): nodes carry no site. */
+typedef bool (*TrSiteFunc)(void *data, const char **file, int *line);
+void tr_graph_set_site_func(TrSiteFunc func, void *data);
 
 /* An empty graph. `name` (may be NULL) is the function's name used in runtime errors, e.g.
  * "__inference_double_12". Transfer full. */
@@ -282,6 +293,10 @@ TrNode *tr_graph_add_no_op(TrGraph *g, const char *name);
 TrNode *tr_graph_add_output(TrGraph *g, TrOutput value, GError **error);
 /* Make `node` run after `dep` (both of the same graph; dep older than node). */
 void tr_node_add_control_input(TrNode *node, TrNode *dep);
+/* Merges `shape` into what is known of output `index` of `node`, as TensorFlow's
+ * Tensor.set_shape: dims unknown in either stay or become the other's. FALSE with
+ * TR_ERROR_INVALID_ARGUMENT, and nothing changed, when the two are not compatible. */
+bool tr_node_refine_shape(TrNode *node, int index, const TrShape *shape, GError **error);
 /* Attach a child graph to `node` (a new reference is taken); for cond and while_loop. */
 void tr_node_add_child(TrNode *node, TrGraph *child);
 

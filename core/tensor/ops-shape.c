@@ -273,12 +273,65 @@ reshape_target(const TrShape *x, const TrAttrs *attrs, TrShape *out, GError **er
   return true;
 }
 
+/* The sizes of Reshape, Tile (multiples) and BroadcastTo (shape): attrs.axes, or with a second
+ * input (sizes only known when a graph runs: tf.reshape(x, [tf.shape(x)[0], -1])) that input's
+ * value, copied into `request`. Without that value, *known is FALSE and `request` holds its
+ * length (n_axes, possibly TR_UNKNOWN). */
+static bool
+sizes_request(TrOpId op, const TrTensorInfo *in, int n_in, const TrAttrs *attrs, TrAttrs *request,
+              bool *known, GError **error)
+{
+  const char *type = op_type(op);
+  *request = *attrs;
+  *known = true;
+  if (n_in == 1)
+    return true;
+  if (n_in != 2) {
+    tr_set_op_error(error, TR_ERROR_INVALID_ARGUMENT, type,
+                    "%s takes a tensor and its sizes, not %d inputs", type, n_in);
+    return false;
+  }
+  const TrTensorInfo *sizes = &in[1];
+  if (!tr_check_dtype_allowed(sizes->dtype, INDEX_DTYPES, "Tshape", type, error))
+    return false;
+  const TrShape *s = sizes->value ? &sizes->value->shape : &sizes->shape;
+  if (s->rank != TR_UNKNOWN && s->rank != 1) {
+    g_autofree char *str = tr_shape_to_error_string(s);
+    tr_set_op_error(error, TR_ERROR_INVALID_ARGUMENT, type, "sizes input must be 1-D, not %s", str);
+    return false;
+  }
+  int64_t n = s->rank == 1 ? s->dims[0] : TR_UNKNOWN;
+  if (n > TR_MAX_RANK) {
+    tr_set_op_error(error, TR_ERROR_INVALID_ARGUMENT, type, "shapes may have at most %d dimensions",
+                    TR_MAX_RANK);
+    return false;
+  }
+  request->n_axes = (int)n;
+  if (!sizes->value) {
+    *known = false;
+    return true;
+  }
+  for (int d = 0; d < (int)n; d++)
+    request->axes[d] = tr_tensor_get_i64(sizes->value, d);
+  return true;
+}
+
 static bool
 infer_reshape(const TrTensorInfo *in, int n_in, const TrAttrs *attrs, TrDType *dtype,
               TrShape *shape, GError **error)
 {
   *dtype = in[0].dtype;
-  return reshape_target(&in[0].shape, attrs, shape, error);
+  TrAttrs request;
+  bool known;
+  if (!sizes_request(TR_OP_RESHAPE, in, n_in, attrs, &request, &known, error))
+    return false;
+  if (known)
+    return reshape_target(&in[0].shape, &request, shape, error);
+  /* Sizes known only when the graph runs: the rank is the sizes' length, if that is known. */
+  shape->rank = request.n_axes;
+  for (int d = 0; d < request.n_axes; d++)
+    shape->dims[d] = TR_UNKNOWN;
+  return true;
 }
 
 static TrTensor *
@@ -1289,12 +1342,23 @@ kernel_stop_gradient(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTens
 
 /* attrs.axes are the multiples, one per dim of the input (tile_ops.cc's checks). */
 static bool
-infer_tile(const TrTensorInfo *in, int n_in, const TrAttrs *attrs, TrDType *dtype, TrShape *shape,
+infer_tile(const TrTensorInfo *in, int n_in, const TrAttrs *given, TrDType *dtype, TrShape *shape,
            GError **error)
 {
   const char *type = op_type(TR_OP_TILE);
   const TrShape *x = &in[0].shape;
   *dtype = in[0].dtype;
+  TrAttrs request;
+  bool known;
+  if (!sizes_request(TR_OP_TILE, in, n_in, given, &request, &known, error))
+    return false;
+  const TrAttrs *attrs = &request;
+  if (!known) { /* multiples known when the graph runs */
+    shape->rank = x->rank != TR_UNKNOWN ? x->rank : attrs->n_axes;
+    for (int i = 0; i < shape->rank; i++)
+      shape->dims[i] = TR_UNKNOWN;
+    return true;
+  }
   int n = attrs->n_axes < 0 ? 0 : attrs->n_axes;
   if (x->rank != TR_UNKNOWN && x->rank != n) {
     tr_set_op_error(error, TR_ERROR_INVALID_ARGUMENT, type,
@@ -1331,7 +1395,9 @@ kernel_tile(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTensor *out, 
     tr_tensor_copy_into(out, x);
     return true;
   }
-  TrShape tiles = tr_shape_make(x->shape.rank, attrs->axes);
+  TrShape tiles = x->shape; /* the multiples: attrs.axes, or the second input's value */
+  for (int d = 0; d < tiles.rank; d++)
+    tiles.dims[d] = n_in == 2 ? tr_tensor_get_i64(in[1], d) : attrs->axes[d];
   int64_t steps[1][TR_MAX_RANK];
   for (int i = 0; i < x->shape.rank; i++)
     steps[0][i] = out->strides[i] * x->shape.dims[i];
@@ -1350,11 +1416,23 @@ kernel_tile(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTensor *out, 
 
 /* attrs.axes is the target shape (broadcast_to_op.cc's checks, in its order). */
 static bool
-infer_broadcast_to(const TrTensorInfo *in, int n_in, const TrAttrs *attrs, TrDType *dtype,
+infer_broadcast_to(const TrTensorInfo *in, int n_in, const TrAttrs *given, TrDType *dtype,
                    TrShape *shape, GError **error)
 {
   const char *type = op_type(TR_OP_BROADCAST_TO);
   const TrShape *x = &in[0].shape;
+  TrAttrs request;
+  bool known;
+  if (!sizes_request(TR_OP_BROADCAST_TO, in, n_in, given, &request, &known, error))
+    return false;
+  const TrAttrs *attrs = &request;
+  if (!known) { /* the shape is known when the graph runs */
+    *dtype = in[0].dtype;
+    shape->rank = attrs->n_axes;
+    for (int i = 0; i < shape->rank; i++)
+      shape->dims[i] = TR_UNKNOWN;
+    return true;
+  }
   TrShape target = tr_shape_make(attrs->n_axes < 0 ? 0 : attrs->n_axes, attrs->axes);
   *dtype = in[0].dtype;
   *shape = target;
@@ -1606,7 +1684,7 @@ tr_ops_register_shape(TrOpDef *defs)
                                     .kernel = kernel_transpose,
                                     .view = view_transpose};
   defs[TR_OP_RESHAPE] = (TrOpDef){.name = "Reshape",
-                                  .n_inputs = 1,
+                                  .n_inputs = -1, /* the tensor, and maybe its shape */
                                   .infer = infer_reshape,
                                   .kernel = kernel_reshape,
                                   .view = view_reshape};
@@ -1651,9 +1729,9 @@ tr_ops_register_shape(TrOpDef *defs)
                                         .kernel = kernel_stop_gradient,
                                         .view = view_stop_gradient};
   defs[TR_OP_TILE] =
-      (TrOpDef){.name = "Tile", .n_inputs = 1, .infer = infer_tile, .kernel = kernel_tile};
+      (TrOpDef){.name = "Tile", .n_inputs = -1, .infer = infer_tile, .kernel = kernel_tile};
   defs[TR_OP_BROADCAST_TO] = (TrOpDef){.name = "BroadcastTo",
-                                       .n_inputs = 1,
+                                       .n_inputs = -1, /* the tensor, and maybe its shape */
                                        .infer = infer_broadcast_to,
                                        .kernel = kernel_broadcast_to};
   defs[TR_OP_REVERSE] = (TrOpDef){

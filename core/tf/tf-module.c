@@ -91,7 +91,9 @@ tf_module_get_registry(PyObject *tf)
 void
 tf_module_set_cell(PyObject *tf, gint64 cell)
 {
-  state_of(tf)->cell = cell;
+  TfState *st = state_of(tf);
+  st->cell = cell;
+  Py_CLEAR(st->site_filename); /* a cell run again is the same file under a new number */
 }
 
 void
@@ -278,6 +280,40 @@ tf_module_print_warnings(PyObject *tf)
 
 /* ---- the module ------------------------------------------------------------------------------ */
 
+/* Where a graph node is made (tr_graph_set_site_func): while a function traces, the running
+ * Python line outside the module's own Python files ("<tensorflow/keras.py>": a Keras layer's
+ * ops are made at the user's call of it), its file named as events name it ("<cell 3>"). */
+static bool
+node_site(void *data, const char **file, int *line)
+{
+  TfState *st = data;
+  if (!PyGILState_Check() || !tf_trace(st))
+    return false;
+  PyFrameObject *frame = (PyFrameObject *)Py_XNewRef(PyEval_GetFrame()); /* owned */
+  bool found = false;
+  while (frame && !found) {
+    PyCodeObject *code = PyFrame_GetCode(frame); /* owned */
+    const char *name = PyUnicode_AsUTF8(code->co_filename);
+    if (name && !g_str_has_prefix(name, "<tensorflow/")) {
+      if (code->co_filename != st->site_filename) { /* a trace makes its nodes in few files */
+        const char *named = tf_event_file_name(st, code->co_filename);
+        Py_XSETREF(st->site_filename, Py_NewRef(code->co_filename));
+        st->site_file = g_intern_string(named ? named : name);
+      }
+      *file = st->site_file;
+      *line = PyFrame_GetLineNumber(frame);
+      found = true;
+    }
+    PyErr_Clear(); /* a file name that cannot be encoded: no site from this frame */
+    Py_DECREF(code);
+    PyFrameObject *back = found ? NULL : PyFrame_GetBack(frame); /* owned */
+    Py_DECREF(frame);
+    frame = back;
+  }
+  Py_XDECREF(frame);
+  return found;
+}
+
 /* The parts, in init order (tf-private.h). */
 static const struct {
   int (*init)(PyObject *module, TfState *st);
@@ -372,6 +408,7 @@ tf_module_clear(PyObject *module)
   Py_CLEAR(st->file_names);
   Py_CLEAR(st->cell_names);
   Py_CLEAR(st->site_code);
+  Py_CLEAR(st->site_filename);
   g_clear_pointer(&st->breakpoints, g_hash_table_unref);
   return 0;
 }
@@ -383,6 +420,7 @@ tf_module_free(void *module)
   if (!st)
     return;
   tf_module_clear(module);
+  tr_graph_set_site_func(NULL, NULL);
   g_clear_pointer(&st->registry, tr_fn_registry_unref);
   g_clear_pointer(&st->bus, tr_event_bus_unref);
 }
@@ -411,7 +449,8 @@ PyInit_tensorflow(void)
    * event would make each cached call allocate and the process grow without bound. */
   tr_event_bus_set_history_limit(st->bus, 0);
   st->registry = tr_fn_registry_new(st->bus);
-  tr_set_cancel_flag(&interrupt_flag); /* long eager and graph kernels stop on an interrupt */
+  tr_set_cancel_flag(&interrupt_flag);   /* long eager and graph kernels stop on an interrupt */
+  tr_graph_set_site_func(node_site, st); /* graph nodes keep the line that made them */
   if (PyModule_AddStringConstant(module, "__version__", "2.15.0") < 0 ||
       add_submodules(module, st) < 0)
     goto fail;

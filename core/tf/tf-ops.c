@@ -509,11 +509,100 @@ is_graph_value(TfState *st, PyObject *v)
   return tf_is_symbolic(st, v) || is_variable(st, v);
 }
 
-/* A shape argument as that input: a static shape, or while tracing any int tensor (the op then
- * infers a partial shape). */
+/* Whether `v`, a graph value, has no value known while tracing (neither a constant nor one
+ * that folds). False with an exception set for a tensor of another graph. */
+static bool
+graph_value_unknown(TfState *st, PyObject *v, bool *unknown)
+{
+  *unknown = true;
+  if (!tf_is_symbolic(st, v))
+    return true; /* a Variable: read when the function runs */
+  TfOperand o;   /* raises TypeError for a tensor of a graph that is not being built */
+  if (!tf_operand(st, v, TR_DTYPE_INVALID, true, &o))
+    return false;
+  tf_operand_clear(&o);
+  g_autoptr(TrTensor) known = tf_static_value(st, v);
+  if (!known)
+    known = fold_output(tf_symbolic_output(v), FOLD_DEPTH);
+  *unknown = known == NULL;
+  return true;
+}
+
+/* Whether a list or tuple of dims holds one whose value is only known when the graph runs
+ * ([tf.shape(x)[0] * 2, 3]): TensorFlow packs such a list into a tensor. */
+static bool
+dims_list_unknown(TfState *st, PyObject *v, bool *unknown)
+{
+  *unknown = false;
+  if (!PyList_Check(v) && !PyTuple_Check(v))
+    return true;
+  PyObject *items = PySequence_Tuple(v); /* owned: __index__ of an item may change a list */
+  if (!items)
+    return false;
+  bool ok = true;
+  for (Py_ssize_t i = 0; ok && !*unknown && i < PyTuple_GET_SIZE(items); i++) {
+    PyObject *item = PyTuple_GET_ITEM(items, i);
+    if (is_graph_value(st, item))
+      ok = graph_value_unknown(st, item, unknown);
+  }
+  Py_DECREF(items);
+  return ok;
+}
+
+/* What a list of dims with values only known when the graph runs tells of the shape it gives:
+ * its length, and each dim known now (a Python int, a tensor that folds to a constant), as
+ * TensorFlow's shape inference reads a packed shape. `minus_one` (Reshape's -1) is unknown too.
+ * The result `r` (a symbolic tensor) is given that shape where it knew less; anything else is
+ * left alone. Returns r. */
+static PyObject *
+refine_by_dims_list(TfState *st, PyObject *r, PyObject *dims)
+{
+  if (!r || !tf_is_symbolic(st, r) || !(PyList_Check(dims) || PyTuple_Check(dims)))
+    return r;
+  PyObject *items = PySequence_Tuple(dims); /* owned */
+  if (!items) {
+    PyErr_Clear();
+    return r;
+  }
+  if (PyTuple_GET_SIZE(items) > TR_MAX_RANK) {
+    Py_DECREF(items);
+    return r;
+  }
+  TrShape s = {.rank = (int)PyTuple_GET_SIZE(items)};
+  for (int d = 0; d < s.rank; d++) {
+    PyObject *item = PyTuple_GET_ITEM(items, d);
+    s.dims[d] = TR_UNKNOWN;
+    if (PyLong_Check(item)) {
+      int64_t v = PyLong_AsLongLong(item);
+      s.dims[d] = v >= 0 ? v : TR_UNKNOWN;
+      PyErr_Clear();
+    } else if (tf_is_symbolic(st, item)) {
+      g_autoptr(TrTensor) known = tf_static_value(st, item);
+      if (!known)
+        known = fold_output(tf_symbolic_output(item), FOLD_DEPTH);
+      if (known && known->shape.rank == 0 && tr_dtype_is_int(known->dtype) &&
+          tr_tensor_get_i64(known, 0) >= 0)
+        s.dims[d] = tr_tensor_get_i64(known, 0);
+    }
+  }
+  Py_DECREF(items);
+  TrOutput out = tf_symbolic_output(r);
+  tr_node_refine_shape(out.node, out.index, &s, NULL); /* derived from the op's own sizes */
+  return r;
+}
+
+/* A shape argument as that input: a static shape, or while tracing any int tensor or list of
+ * dims with tensors among them (the op then infers a partial shape). */
 static bool
 dims_operand(TfState *st, PyObject *v, const char *what, TfOperand *out)
 {
+  if (tf_trace(st)) {
+    bool unknown;
+    if (!dims_list_unknown(st, v, &unknown))
+      return false;
+    if (unknown)
+      return graph_dims_operand(st, v, out);
+  }
   if (tf_trace(st) && is_graph_value(st, v)) {
     g_autoptr(TrTensor) known = NULL;
     if (tf_is_symbolic(st, v)) {
@@ -649,7 +738,8 @@ fill_value(TfState *st, const OpsFunction *f, PyObject *const *a, double value)
     tf_operand_clear(&in[0]);
     return NULL;
   }
-  return apply_n(st, TR_OP_FILL, in, 2, NULL, name_arg(a[2], f->node));
+  return refine_by_dims_list(st, apply_n(st, TR_OP_FILL, in, 2, NULL, name_arg(a[2], f->node)),
+                             a[0]);
 }
 
 static PyObject *
@@ -674,7 +764,7 @@ tf_fill(TfState *st, const OpsFunction *f, PyObject *const *a)
     tf_operand_clear(&in[0]);
     return NULL;
   }
-  return apply_n(st, TR_OP_FILL, in, 2, NULL, name_arg(a[2], NULL));
+  return refine_by_dims_list(st, apply_n(st, TR_OP_FILL, in, 2, NULL, name_arg(a[2], NULL)), a[0]);
 }
 
 /* tf.zeros_like and tf.ones_like, then a cast to `dtype` when given. */
@@ -853,9 +943,42 @@ tf_transpose(TfState *st, const OpsFunction *f, PyObject *const *a)
   return apply1(st, TR_OP_TRANSPOSE, a[0], &attrs, name_arg(a[3], NULL));
 }
 
+/* Reshape, Tile and BroadcastTo of `x` to `sizes` when, while tracing, the sizes are only known
+ * when the graph runs: the op with the sizes as its second input. *done is FALSE (and nothing
+ * happened) for sizes known now. */
+static PyObject *
+apply_runtime_sizes(TfState *st, TrOpId op, PyObject *x, PyObject *sizes, const char *name,
+                    bool *done)
+{
+  bool unknown = false;
+  *done = false;
+  if (tf_trace(st) &&
+      (!dims_list_unknown(st, sizes, &unknown) ||
+       (!unknown && is_graph_value(st, sizes) && !graph_value_unknown(st, sizes, &unknown))))
+    return NULL;
+  if (!unknown)
+    return NULL;
+  *done = true;
+  TfOperand in[2];
+  if (!operand_arg(st, x, TR_DTYPE_INVALID, &in[0]))
+    return NULL;
+  if (!graph_dims_operand(st, sizes, &in[1])) {
+    tf_operand_clear(&in[0]);
+    return NULL;
+  }
+  TrAttrs attrs;
+  tr_attrs_init(&attrs);
+  PyObject *r = apply_n(st, op, in, 2, &attrs, name);
+  return op == TR_OP_TILE ? r : refine_by_dims_list(st, r, sizes); /* multiples are not dims */
+}
+
 static PyObject *
 tf_reshape(TfState *st, const OpsFunction *f, PyObject *const *a)
 {
+  bool done;
+  PyObject *r = apply_runtime_sizes(st, TR_OP_RESHAPE, a[0], a[1], name_arg(a[2], NULL), &done);
+  if (done || PyErr_Occurred())
+    return r;
   TrShape s;
   if (!shape_arg(st, a[1], "shape", &s))
     return NULL;
@@ -1225,7 +1348,7 @@ tf_random(TfState *st, const OpsFunction *f, PyObject *const *a)
     return NULL;
   attrs.seed2 = (uint64_t)st->random_seed;
   attrs.counter = (uint64_t)st->random_counter++;
-  return apply_n(st, f->op, &dims, 1, &attrs, name_arg(a[5], NULL));
+  return refine_by_dims_list(st, apply_n(st, f->op, &dims, 1, &attrs, name_arg(a[5], NULL)), a[0]);
 }
 
 /* A seed for the session when none is set: random, so that unseeded runs differ. */
@@ -1305,6 +1428,10 @@ tf_leaky_relu(TfState *st, const OpsFunction *f, PyObject *const *a)
 static PyObject *
 tf_shaped(TfState *st, const OpsFunction *f, PyObject *const *a)
 {
+  bool done;
+  PyObject *r = apply_runtime_sizes(st, f->op, a[0], a[1], name_arg(a[2], NULL), &done);
+  if (done || PyErr_Occurred())
+    return r;
   TrShape s;
   if (!shape_arg(st, a[1], f->op == TR_OP_TILE ? "multiples" : "shape", &s))
     return NULL;

@@ -94,6 +94,8 @@ typedef struct {
   gint64 cell;              /* execution count of the running cell, for events (0: none) */
   PyObject *file_names;     /* the host's dict: a code file name -> its cell number or name */
   PyObject *cell_names;     /* dict: cell number -> "<cell N>", made as events need them */
+  PyObject *site_filename;  /* the co_filename whose name graph nodes were last given (owned) */
+  const char *site_file;    /* that name, interned (node_site in tf-module.c) */
   bool warnings_subscribed; /* the retracing warning is printed to sys.stderr */
   TrFn *eager_fn;           /* the Function whose body runs eagerly now (its tf.print events) */
   /* The last call site's line (call_site): a loop's calls come from one instruction, and

@@ -7,11 +7,11 @@
 #include <stddef.h>
 
 typedef struct {
-  const char *file;    /* the name the code runs under ("<tensorflow/keras.py>") */
-  const char *text;    /* the source, NUL-terminated (linecache entries, the fallback) */
-  const char *code;    /* the code object compiled from `text`, marshalled */
-  size_t code_len;     /* bytes of `code` */
-  long magic;          /* the bytecode magic number `code` was compiled for */
+  const char *file; /* the name the code runs under ("<tensorflow/keras.py>") */
+  const char *text; /* the source, NUL-terminated (linecache entries, the fallback) */
+  const char *code; /* the code object compiled from `text`, marshalled */
+  size_t code_len;  /* bytes of `code` */
+  long magic;       /* the bytecode magic number `code` was compiled for */
 } TfPyCode;
 
 /* `src`'s code object: the marshalled code when this Python's bytecode magic number is the

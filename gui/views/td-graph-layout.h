@@ -44,6 +44,9 @@ typedef struct {
   char *op;       /* op type: "AddV2", "While", … */
   char *outputs;  /* one "dtype shape" line per output ("float32 (2, None)"), or "" */
   char *value;    /* a Const's value as printed, or NULL */
+  char *site;     /* the line that made the node ("<cell 3>, line 4"), or NULL */
+  guint group;    /* a collapsed name scope: how many nodes it holds (name is "scope/"); 0 */
+  char *members;  /* a collapsed scope's nodes, "op name" a line (search looks in them) */
   char **inputs;  /* the JSON inputs ("add", "x:1", "^init"), NULL-terminated */
   bool stateful;  /* the node has side effects */
   int cluster;    /* innermost cluster holding it, or -1 at top level */
@@ -79,6 +82,15 @@ typedef struct _TdGraphLayout TdGraphLayout;
 /* Parse `json` (tr_graph_to_json's form) and lay it out. A malformed graph is a
  * TD_GRAPH_LAYOUT_ERROR, never a crash: the JSON comes from another process. Transfer full. */
 TdGraphLayout *td_graph_layout_new_from_json(const char *json, GError **error);
+/* The same, showing name scopes as TensorBoard does: in a graph of more than 300 nodes, the
+ * nodes of a scope ("gradient_tape/Mul_3") are one box ("gradient_tape/", group > 0) unless the
+ * scope is in `expanded` (NULL-terminated scope names without the final "/"; NULL: no scope is
+ * collapsed, as td_graph_layout_new_from_json); within an expanded scope its own scopes are
+ * boxes in turn. A scope of one node shows it. */
+TdGraphLayout *td_graph_layout_new_from_json_scoped(const char *json, const char *const *expanded,
+                                                    GError **error);
+/* Whether some name scope of the graph was shown as one box. */
+bool td_graph_layout_has_groups(const TdGraphLayout *layout);
 void td_graph_layout_free(TdGraphLayout *layout);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(TdGraphLayout, td_graph_layout_free)
 
@@ -86,10 +98,14 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC(TdGraphLayout, td_graph_layout_free)
 const char *td_graph_layout_get_name(const TdGraphLayout *layout);
 /* The drawing's size in points. */
 void td_graph_layout_get_size(const TdGraphLayout *layout, double *width, double *height);
-/* The DOT text that was laid out (for debugging). */
+/* The DOT text that was laid out (for debugging); NULL for a quick layout. */
 const char *td_graph_layout_get_dot(const TdGraphLayout *layout);
-/* Seconds spent in Graphviz (reading the DOT, laying out, reading back). */
+/* Seconds spent in Graphviz (reading the DOT, laying out, reading back), or in the quick
+ * layout. */
 double td_graph_layout_get_seconds(const TdGraphLayout *layout);
+/* Whether the graph was too big for Graphviz (over 2,000 boxes) and was laid out by Trellis's
+ * own layered layout: layers and order only, edges as single curves (the view says so). */
+bool td_graph_layout_is_quick(const TdGraphLayout *layout);
 
 guint td_graph_layout_n_nodes(const TdGraphLayout *layout);
 const TdGraphNode *td_graph_layout_get_node(const TdGraphLayout *layout, guint i);

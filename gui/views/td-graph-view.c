@@ -28,9 +28,10 @@ typedef struct {
 
 /* What a worker lays out. */
 typedef struct {
-  gint64 cf_id; /* for the cache */
-  guint hash;   /* for the cache */
-  char *json;   /* the graph */
+  gint64 cf_id;    /* for the cache */
+  guint hash;      /* for the cache */
+  char *json;      /* the graph */
+  char **expanded; /* the name scopes shown open */
 } LayoutJob;
 
 struct _TdGraphView {
@@ -45,19 +46,27 @@ struct _TdGraphView {
   GCancellable *cancellable;   /* cancelled on dispose, so late layouts are dropped */
   GPtrArray *texts;            /* PangoLayout* per node, made when first drawn */
 
-  double scale;       /* pixels per graph point */
-  double ox, oy;      /* widget position of the graph's origin */
-  bool fit_wanted;    /* zoom to fit once the widget has a size */
-  double drag_ox;     /* offset when a drag began */
-  double drag_oy;     /* offset when a drag began */
-  bool dragged;       /* the press moved beyond a click: its release selects nothing */
+  double scale;      /* pixels per graph point */
+  double ox, oy;     /* widget position of the graph's origin */
+  bool fit_wanted;   /* zoom to fit once the widget has a size */
+  double drag_ox;    /* offset when a drag began */
+  double drag_oy;    /* offset when a drag began */
+  bool dragged;      /* the press moved beyond a click: its release selects nothing */
+  bool minimap_drag; /* the press was on the minimap: a drag moves the view there */
+  double drag_x;     /* where the drag began, in widget pixels */
+  double drag_y;
   double pinch_scale; /* scale when a pinch began */
   double pointer_x;   /* last pointer position, for zooming around it */
   double pointer_y;   /* last pointer position */
 
+  char *json;          /* the shown trace's graph, for laying it out with other scopes open */
+  GPtrArray *expanded; /* the name scopes shown open (char *), for this trace */
+  guint json_hash;     /* g_str_hash of json; self->hash mixes in the open scopes */
+
   char *search;       /* casefolded search text, or NULL */
   guint8 *matches;    /* per node: matches the search */
   guint n_matches;    /* how many do */
+  int current;        /* the match shown last (next/previous go on from it), or -1 */
   int selected;       /* selected node, or -1 */
   GtkWidget *popover; /* node details */
   GtkWidget *details; /* the popover's label */
@@ -74,11 +83,21 @@ static guint signals[N_SIGNALS];
 /* ---- colours -------------------------------------------------------------------------------- */
 
 /* Node fills by kind, light and dark. */
-typedef enum { KIND_OP, KIND_ARG, KIND_CONST, KIND_STATE, KIND_FLOW, KIND_PROXY, N_KINDS } Kind;
+typedef enum {
+  KIND_OP,
+  KIND_ARG,
+  KIND_CONST,
+  KIND_STATE,
+  KIND_FLOW,
+  KIND_PROXY,
+  KIND_GROUP,
+  N_KINDS
+} Kind;
 static const char *const kind_fill[N_KINDS][2] = {
     [KIND_OP] = {"#ffffff", "#303034"},    [KIND_ARG] = {"#cfe3f7", "#24405c"},
     [KIND_CONST] = {"#e8e8e8", "#3d3d40"}, [KIND_STATE] = {"#f7c9c9", "#5c2a2a"},
-    [KIND_FLOW] = {"#e2d5f2", "#3f3257"},  [KIND_PROXY] = {"#f4f4f4", "#2a2a2d"},
+    [KIND_GROUP] = {"#e2d6f0", "#3f3352"}, [KIND_FLOW] = {"#e2d5f2", "#3f3257"},
+    [KIND_PROXY] = {"#f4f4f4", "#2a2a2d"},
 };
 
 static Kind
@@ -86,6 +105,8 @@ node_kind(const TdGraphNode *node)
 {
   if (node->proxy_of >= 0)
     return KIND_PROXY;
+  if (node->group)
+    return KIND_GROUP;
   if (g_str_equal(node->op, "Placeholder"))
     return KIND_ARG;
   if (g_str_equal(node->op, "Const"))
@@ -171,6 +192,7 @@ cache_add(TdGraphView *self, gint64 cf_id, guint hash, TdGraphLayout *layout)
 static void
 clear_search_marks(TdGraphView *self)
 {
+  self->current = -1;
   g_clear_pointer(&self->matches, g_free);
   self->n_matches = 0;
 }
@@ -204,8 +226,41 @@ mark_matches_in_layout(TdGraphView *self)
     if (self->matches[i] && first < 0)
       first = (int)i;
   }
+  self->current = first;
   if (first >= 0)
     centre_on_node(self, first);
+}
+
+int
+td_graph_view_next_match(TdGraphView *self, gboolean backwards)
+{
+  g_return_val_if_fail(TD_IS_GRAPH_VIEW(self), 0);
+  if (!self->layout || !self->matches || self->n_matches == 0)
+    return 0;
+  int n = (int)td_graph_layout_n_nodes(self->layout);
+  int at = self->current < 0 ? (backwards ? 0 : n - 1) : self->current;
+  for (int step = 1; step <= n; step++) {
+    int i = ((at + (backwards ? -step : step)) % n + n) % n;
+    if (self->matches[i]) {
+      self->current = i;
+      break;
+    }
+  }
+  centre_on_node(self, self->current);
+  gtk_widget_queue_draw(GTK_WIDGET(self));
+  return td_graph_view_get_current_match(self);
+}
+
+int
+td_graph_view_get_current_match(TdGraphView *self)
+{
+  g_return_val_if_fail(TD_IS_GRAPH_VIEW(self), 0);
+  if (!self->matches || self->current < 0)
+    return 0;
+  int ordinal = 0;
+  for (int i = 0; i <= self->current; i++)
+    ordinal += self->matches[i];
+  return ordinal;
 }
 
 static void
@@ -225,6 +280,7 @@ layout_job_free(gpointer data)
 {
   LayoutJob *job = data;
   g_free(job->json);
+  g_strfreev(job->expanded);
   g_free(job);
 }
 
@@ -233,7 +289,8 @@ layout_thread(GTask *task, gpointer source, gpointer data, GCancellable *cancell
 {
   LayoutJob *job = data;
   GError *error = NULL;
-  TdGraphLayout *layout = td_graph_layout_new_from_json(job->json, &error);
+  TdGraphLayout *layout =
+      td_graph_layout_new_from_json_scoped(job->json, (const char *const *)job->expanded, &error);
   if (layout)
     g_task_return_pointer(task, layout, (GDestroyNotify)td_graph_layout_free);
   else
@@ -260,14 +317,39 @@ layout_done(GObject *source, GAsyncResult *result, gpointer user_data)
   show_layout(self, layout);
 }
 
+/* The cache's key for the shown JSON with the open scopes (an open scope changes the drawing). */
+static guint
+expanded_hash(TdGraphView *self, guint json_hash)
+{
+  guint h = json_hash;
+  for (guint i = 0; i < self->expanded->len; i++)
+    h ^= g_str_hash(self->expanded->pdata[i]) * 2654435761u;
+  return h;
+}
+
+static void lay_out(TdGraphView *self, gint64 cf_id, guint hash, const char *graph_json);
+
 void
 td_graph_view_set_trace(TdGraphView *self, gint64 cf_id, const char *graph_json)
 {
   g_return_if_fail(TD_IS_GRAPH_VIEW(self));
-  guint hash = graph_json ? g_str_hash(graph_json) : 0;
+  guint json_hash = graph_json ? g_str_hash(graph_json) : 0;
+  if (cf_id != self->cf_id || json_hash != self->json_hash)
+    g_ptr_array_set_size(self->expanded, 0); /* another graph: its scopes start closed */
+  guint hash = expanded_hash(self, json_hash);
   bool same = cf_id == self->cf_id && hash == self->hash && (self->layout || self->waiting);
   if (same && graph_json)
     return;
+  self->json_hash = json_hash;
+  g_free(self->json);
+  self->json = g_strdup(graph_json);
+  lay_out(self, cf_id, hash, graph_json);
+}
+
+/* Shows (cf_id, hash)'s layout, from the cache or laid out in a worker. */
+static void
+lay_out(TdGraphView *self, gint64 cf_id, guint hash, const char *graph_json)
+{
   self->cf_id = cf_id;
   self->hash = hash;
   self->waiting = false;
@@ -280,7 +362,9 @@ td_graph_view_set_trace(TdGraphView *self, gint64 cf_id, const char *graph_json)
   show_layout(self, NULL);
   self->waiting = true;
   LayoutJob *job = g_new(LayoutJob, 1);
-  *job = (LayoutJob){cf_id, hash, g_strdup(graph_json)};
+  g_ptr_array_add(self->expanded, NULL);
+  *job = (LayoutJob){cf_id, hash, g_strdup(graph_json), g_strdupv((char **)self->expanded->pdata)};
+  g_ptr_array_set_size(self->expanded, self->expanded->len - 1);
   g_autoptr(GTask) task = g_task_new(self, self->cancellable, layout_done, NULL);
   g_task_set_task_data(task, job, layout_job_free);
   g_task_run_in_thread(task, layout_thread);
@@ -349,6 +433,21 @@ td_graph_view_zoom_fit(TdGraphView *self)
   double gw, gh;
   td_graph_layout_get_size(self->layout, &gw, &gh);
   double scale = MIN((w - 2 * FIT_MARGIN) / MAX(gw, 1), (h - 2 * FIT_MARGIN) / MAX(gh, 1));
+  if (scale < MIN_SCALE) {
+    /* Too big to see whole (a training step is thousands of layers deep): its width, from the
+     * top, where the inputs are; where even the width is too wide to read, the first node at
+     * a readable scale. */
+    scale = MIN((w - 2 * FIT_MARGIN) / MAX(gw, 1), 1.0);
+    if (scale >= TEXT_MIN_SCALE) {
+      set_view(self, scale, MAX((w - gw * scale) / 2, FIT_MARGIN), FIT_MARGIN);
+      return;
+    }
+    const TdGraphBox *first = &td_graph_layout_get_node(self->layout, 0)->box;
+    scale = 0.8;
+    set_view(self, scale, w / 2.0 - (first->x + first->width / 2) * scale,
+             FIT_MARGIN - first->y * scale);
+    return;
+  }
   scale = CLAMP(MIN(scale, 1.5), MIN_SCALE, MAX_SCALE);
   set_view(self, scale, (w - gw * scale) / 2, (h - gh * scale) / 2);
 }
@@ -387,6 +486,10 @@ td_graph_view_get_n_matches(TdGraphView *self)
 static char *
 details_markup(const TdGraphNode *node)
 {
+  if (node->group)
+    return g_markup_printf_escaped("<b>%s</b>  a name scope of %'u nodes\n"
+                                   "Double-click to open it; C closes every scope again.",
+                                   node->name, node->group);
   GString *s = g_string_new(NULL);
   g_autofree char *head = g_markup_printf_escaped("<b>%s</b>  %s", node->op, node->name);
   g_string_append(s, head);
@@ -403,6 +506,10 @@ details_markup(const TdGraphNode *node)
   }
   if (!node->outputs[0])
     g_string_append(s, " none");
+  if (node->site) {
+    g_autofree char *site = g_markup_printf_escaped("\n<b>Made at</b>: %s", node->site);
+    g_string_append(s, site);
+  }
   if (node->value) {
     g_autofree char *value = g_markup_printf_escaped("\n<b>Value</b>:\n<tt>%s</tt>", node->value);
     g_string_append(s, value);
@@ -442,14 +549,99 @@ td_graph_view_node_at(TdGraphView *self, double x, double y)
                                  (y - self->oy) / self->scale);
 }
 
+/* ---- the minimap: the whole graph, small, in a corner, with the part in view marked ---------- */
+
+#define MINIMAP_W      180.0 /* largest size, pixels */
+#define MINIMAP_H      140.0
+#define MINIMAP_MARGIN 10.0
+
+/* Where the minimap is (widget pixels) and its points per graph point; FALSE when the graph is
+ * all in view (no minimap then). */
+static bool
+minimap_frame(TdGraphView *self, graphene_rect_t *frame, double *scale)
+{
+  if (!self->layout)
+    return false;
+  int w = gtk_widget_get_width(GTK_WIDGET(self)), h = gtk_widget_get_height(GTK_WIDGET(self));
+  double gw, gh;
+  td_graph_layout_get_size(self->layout, &gw, &gh);
+  bool all_in_view = self->ox >= -1 && self->oy >= -1 && self->ox + gw * self->scale <= w + 1 &&
+                     self->oy + gh * self->scale <= h + 1;
+  if (all_in_view || gw <= 0 || gh <= 0 || w < 3 * MINIMAP_W || h < 2 * MINIMAP_H)
+    return false;
+  *scale = MIN(MINIMAP_W / gw, MINIMAP_H / gh);
+  double mw = MAX(gw * *scale, 8), mh = MAX(gh * *scale, 8);
+  *frame = GRAPHENE_RECT_INIT(w - mw - MINIMAP_MARGIN, h - mh - MINIMAP_MARGIN, mw, mh);
+  return true;
+}
+
+/* A press at (x, y) on the minimap centres the view on that place of the graph; FALSE when
+ * (x, y) is not on it. */
+static bool
+minimap_centre(TdGraphView *self, double x, double y)
+{
+  graphene_rect_t frame;
+  double mscale;
+  if (!minimap_frame(self, &frame, &mscale) ||
+      !graphene_rect_contains_point(&frame, &GRAPHENE_POINT_INIT(x, y)))
+    return false;
+  double gx = (x - frame.origin.x) / mscale, gy = (y - frame.origin.y) / mscale;
+  int w = gtk_widget_get_width(GTK_WIDGET(self)), h = gtk_widget_get_height(GTK_WIDGET(self));
+  self->fit_wanted = false;
+  set_view(self, self->scale, w / 2.0 - gx * self->scale, h / 2.0 - gy * self->scale);
+  return true;
+}
+
+static void
+draw_minimap(TdGraphView *self, GtkSnapshot *snapshot, GdkRGBA fg, bool dark)
+{
+  graphene_rect_t frame;
+  double mscale;
+  if (!minimap_frame(self, &frame, &mscale))
+    return;
+  GdkRGBA paper = rgba(dark ? "#242424" : "#fafafa", 0.92f);
+  GdkRGBA ink = fg;
+  ink.alpha *= 0.45f;
+  gtk_snapshot_append_color(snapshot, &paper, &frame);
+  for (guint i = 0; i < td_graph_layout_n_nodes(self->layout); i++) {
+    const TdGraphBox *b = &td_graph_layout_get_node(self->layout, i)->box;
+    gtk_snapshot_append_color(
+        snapshot, &ink,
+        &GRAPHENE_RECT_INIT(frame.origin.x + b->x * mscale, frame.origin.y + b->y * mscale,
+                            MAX(b->width * mscale, 1), MAX(b->height * mscale, 1)));
+  }
+  /* the part in view */
+  int w = gtk_widget_get_width(GTK_WIDGET(self)), h = gtk_widget_get_height(GTK_WIDGET(self));
+  graphene_rect_t seen = GRAPHENE_RECT_INIT(frame.origin.x - self->ox / self->scale * mscale,
+                                            frame.origin.y - self->oy / self->scale * mscale,
+                                            w / self->scale * mscale, h / self->scale * mscale);
+  graphene_rect_intersection(&seen, &frame, &seen);
+  GdkRGBA accent = rgba(dark ? "#78aeed" : "#1c71d8", 1);
+  GskRoundedRect outline;
+  gsk_rounded_rect_init_from_rect(&outline, &seen, 0);
+  gtk_snapshot_append_border(snapshot, &outline, (float[4]){1.5f, 1.5f, 1.5f, 1.5f},
+                             (GdkRGBA[4]){accent, accent, accent, accent});
+  GskRoundedRect border;
+  gsk_rounded_rect_init_from_rect(&border, &frame, 0);
+  gtk_snapshot_append_border(snapshot, &border, (float[4]){1, 1, 1, 1},
+                             (GdkRGBA[4]){ink, ink, ink, ink});
+}
+
 static void
 on_click(GtkGestureClick *gesture, int n_press, double x, double y, gpointer user_data)
 {
   TdGraphView *self = TD_GRAPH_VIEW(user_data);
   gtk_widget_grab_focus(GTK_WIDGET(self));
-  if (!self->layout || self->dragged)
+  if (!self->layout || self->dragged || self->minimap_drag || minimap_centre(self, x, y))
     return;
-  td_graph_view_select_node(self, td_graph_view_node_at(self, x, y));
+  int node = td_graph_view_node_at(self, x, y);
+  const TdGraphNode *n = node >= 0 ? td_graph_layout_get_node(self->layout, (guint)node) : NULL;
+  if (n_press == 2 && n && n->group) {
+    g_autofree char *scope = g_strndup(n->name, strlen(n->name) - 1); /* without the "/" */
+    td_graph_view_open_scope(self, scope);
+    return;
+  }
+  td_graph_view_select_node(self, node);
 }
 
 static void
@@ -458,7 +650,10 @@ on_drag_begin(GtkGestureDrag *gesture, double x, double y, gpointer user_data)
   TdGraphView *self = TD_GRAPH_VIEW(user_data);
   self->drag_ox = self->ox;
   self->drag_oy = self->oy;
+  self->drag_x = x;
+  self->drag_y = y;
   self->dragged = false;
+  self->minimap_drag = minimap_centre(self, x, y);
 }
 
 static void
@@ -468,7 +663,10 @@ on_drag_update(GtkGestureDrag *gesture, double dx, double dy, gpointer user_data
   if (!self->dragged && fabs(dx) < DRAG_SLOP && fabs(dy) < DRAG_SLOP)
     return; /* a click, not yet a drag */
   self->dragged = true;
-  set_view(self, self->scale, self->drag_ox + dx, self->drag_oy + dy);
+  if (self->minimap_drag)
+    minimap_centre(self, self->drag_x + dx, self->drag_y + dy);
+  else
+    set_view(self, self->scale, self->drag_ox + dx, self->drag_oy + dy);
 }
 
 static gboolean
@@ -544,7 +742,44 @@ on_key(GtkEventControllerKey *key, guint keyval, guint keycode, GdkModifierType 
     td_graph_view_select_node(self, -1);
     return TRUE;
   }
+  if ((keyval == GDK_KEY_c || keyval == GDK_KEY_C) && self->expanded->len > 0) {
+    td_graph_view_close_scopes(self);
+    return TRUE;
+  }
   return FALSE;
+}
+
+void
+td_graph_view_open_scope(TdGraphView *self, const char *scope)
+{
+  g_return_if_fail(TD_IS_GRAPH_VIEW(self) && scope != NULL);
+  if (!self->json)
+    return;
+  for (guint i = 0; i < self->expanded->len; i++)
+    if (g_str_equal(self->expanded->pdata[i], scope))
+      return;
+  g_ptr_array_add(self->expanded, g_strdup(scope));
+  lay_out(self, self->cf_id, expanded_hash(self, self->json_hash), self->json);
+}
+
+void
+td_graph_view_get_visible(TdGraphView *self, double *x, double *y, double *width, double *height)
+{
+  g_return_if_fail(TD_IS_GRAPH_VIEW(self));
+  *x = -self->ox / self->scale;
+  *y = -self->oy / self->scale;
+  *width = gtk_widget_get_width(GTK_WIDGET(self)) / self->scale;
+  *height = gtk_widget_get_height(GTK_WIDGET(self)) / self->scale;
+}
+
+void
+td_graph_view_close_scopes(TdGraphView *self)
+{
+  g_return_if_fail(TD_IS_GRAPH_VIEW(self));
+  if (!self->json || self->expanded->len == 0)
+    return;
+  g_ptr_array_set_size(self->expanded, 0);
+  lay_out(self, self->cf_id, expanded_hash(self, self->json_hash), self->json);
 }
 
 static void
@@ -670,6 +905,30 @@ edge_touches_selected(TdGraphView *self, const TdGraphEdge *e)
 
 /* Edges go through cairo in widget coordinates, with the view's transform applied by cairo
  * itself: GTK 4.8 places cairo drawing made under a scaled snapshot at the wrong offset. */
+/* Whether any of the edge's curve can be in `visible`: its control points' bounds meet it (a
+ * graph of thousands of edges draws only those in view). */
+static bool
+edge_visible(const TdGraphEdge *e, const graphene_rect_t *visible)
+{
+  if (e->n_points < 1)
+    return false;
+  double x0 = e->points[0].x, x1 = x0, y0 = e->points[0].y, y1 = y0;
+  for (int k = 1; k < e->n_points; k++) {
+    x0 = MIN(x0, e->points[k].x);
+    x1 = MAX(x1, e->points[k].x);
+    y0 = MIN(y0, e->points[k].y);
+    y1 = MAX(y1, e->points[k].y);
+  }
+  if (e->has_arrow) {
+    x0 = MIN(x0, e->arrow_tip.x);
+    x1 = MAX(x1, e->arrow_tip.x);
+    y0 = MIN(y0, e->arrow_tip.y);
+    y1 = MAX(y1, e->arrow_tip.y);
+  }
+  graphene_rect_t r = GRAPHENE_RECT_INIT(x0 - 4, y0 - 4, x1 - x0 + 8, y1 - y0 + 8);
+  return graphene_rect_intersection(&r, visible, NULL);
+}
+
 static void
 draw_edges(TdGraphView *self, Frame *f, double width, double height)
 {
@@ -684,7 +943,7 @@ draw_edges(TdGraphView *self, Frame *f, double width, double height)
     gdk_cairo_set_source_rgba(cr, &colour);
     for (guint i = 0; i < td_graph_layout_n_edges(self->layout); i++) {
       const TdGraphEdge *e = td_graph_layout_get_edge(self->layout, i);
-      if (edge_touches_selected(self, e) == (pass == 1))
+      if (edge_touches_selected(self, e) == (pass == 1) && edge_visible(e, &f->visible))
         draw_edge(cr, e);
     }
   }
@@ -699,8 +958,9 @@ node_text(TdGraphView *self, guint i, const TdGraphNode *node)
   if (text)
     return text;
   g_autofree char *markup =
-      node->proxy_of >= 0
-          ? g_markup_printf_escaped("<small>%s</small>", node->name)
+      node->proxy_of >= 0 ? g_markup_printf_escaped("<small>%s</small>", node->name)
+      : node->group
+          ? g_markup_printf_escaped("<b>%s</b>\n%'u nodes", node->name, node->group)
           : g_markup_printf_escaped("<b>%s</b>\n%s%s<small>%s</small>", node->op, node->name,
                                     node->outputs[0] ? "\n" : "", node->outputs);
   text = gtk_widget_create_pango_layout(GTK_WIDGET(self), NULL);
@@ -742,8 +1002,8 @@ draw_nodes(TdGraphView *self, Frame *f)
     GdkRGBA border = f->fg;
     border.alpha *= node->proxy_of >= 0 ? 0.35f : 0.7f;
     float width = 1;
-    if ((int)i == self->selected) {
-      border = accent;
+    if ((int)i == self->selected || (match && (int)i == self->current)) {
+      border = accent; /* the selected node, or the match shown last */
       width = 2.5f;
     }
     draw_rounded(f, &r, node->proxy_of >= 0 ? 8 : 4, &fill, &border, width);
@@ -764,6 +1024,21 @@ draw_message(TdGraphView *self, GtkSnapshot *snapshot, const char *message)
   gtk_snapshot_translate(
       snapshot, &GRAPHENE_POINT_INIT((gtk_widget_get_width(GTK_WIDGET(self)) - tw) / 2.0,
                                      (gtk_widget_get_height(GTK_WIDGET(self)) - th) / 2.0));
+  gtk_snapshot_append_layout(snapshot, text, &fg);
+  gtk_snapshot_restore(snapshot);
+}
+
+/* A graph too big for Graphviz says, in a corner, that its drawing is the quick one. */
+static void
+draw_note(TdGraphView *self, GtkSnapshot *snapshot, guint boxes)
+{
+  g_autofree char *note = g_strdup_printf(
+      "%'u boxes: too many for Graphviz, laid out in layers (edges may cross)", boxes);
+  g_autoptr(PangoLayout) text = gtk_widget_create_pango_layout(GTK_WIDGET(self), note);
+  GdkRGBA fg = foreground(GTK_WIDGET(self));
+  fg.alpha *= 0.7f;
+  gtk_snapshot_save(snapshot);
+  gtk_snapshot_translate(snapshot, &GRAPHENE_POINT_INIT(8, 6));
   gtk_snapshot_append_layout(snapshot, text, &fg);
   gtk_snapshot_restore(snapshot);
 }
@@ -798,6 +1073,9 @@ td_graph_view_snapshot(GtkWidget *widget, GtkSnapshot *snapshot)
   gtk_snapshot_scale(snapshot, self->scale, self->scale);
   draw_nodes(self, &f);
   gtk_snapshot_restore(snapshot);
+  if (td_graph_layout_is_quick(self->layout))
+    draw_note(self, snapshot, td_graph_layout_n_nodes(self->layout));
+  draw_minimap(self, snapshot, f.fg, f.dark);
   gtk_snapshot_pop(snapshot);
 }
 
@@ -871,6 +1149,8 @@ td_graph_view_finalize(GObject *object)
   g_free(self->error);
   g_free(self->search);
   g_free(self->matches);
+  g_free(self->json);
+  g_ptr_array_unref(self->expanded);
   G_OBJECT_CLASS(td_graph_view_parent_class)->finalize(object);
 }
 
@@ -900,6 +1180,7 @@ td_graph_view_init(TdGraphView *self)
   g_queue_init(&self->cache);
   self->cancellable = g_cancellable_new();
   self->texts = g_ptr_array_new_with_free_func(unref_text);
+  self->expanded = g_ptr_array_new_with_free_func(g_free);
   self->scale = 1.0;
   self->selected = -1;
   self->details = gtk_label_new(NULL);

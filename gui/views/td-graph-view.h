@@ -36,6 +36,19 @@ gboolean td_graph_view_is_busy(TdGraphView *self);
 const TdGraphLayout *td_graph_view_get_layout(TdGraphView *self);
 /* Nodes matching the current search. */
 guint td_graph_view_get_n_matches(TdGraphView *self);
+/* Shows the next match after the one shown last (or the previous, `backwards`), wrapping
+ * around; returns its place among the matches (1 for the first), 0 when none match. */
+int td_graph_view_next_match(TdGraphView *self, gboolean backwards);
+/* The place among the matches of the one shown last (1 for the first), or 0. */
+int td_graph_view_get_current_match(TdGraphView *self);
+/* A big graph's name scopes are boxes (td_graph_layout_new_from_json_scoped): opens `scope`
+ * ("gradient_tape"; a double-click on its box does it) and lays the graph out again. */
+void td_graph_view_open_scope(TdGraphView *self, const char *scope);
+/* Closes every scope opened (the C key), as the graph was first shown. */
+void td_graph_view_close_scopes(TdGraphView *self);
+/* The part of the graph in view, in graph points. */
+void td_graph_view_get_visible(TdGraphView *self, double *x, double *y, double *width,
+                               double *height);
 /* Why the last layout failed, or NULL. */
 const char *td_graph_view_get_error(TdGraphView *self);
 /* The node at widget point (x, y), or -1. */

@@ -57,6 +57,7 @@ def _make_shell():
     from IPython.core.displayhook import DisplayHook
     from IPython.core.displaypub import DisplayPublisher
     from IPython.core.error import StdinNotImplementedError
+    from IPython.core.inputtransformer2 import TransformerManager
     from IPython.core.interactiveshell import InteractiveShell
     from IPython.core.oinspect import Inspector, InspectColors
     from IPython.utils import PyColorize
@@ -174,10 +175,49 @@ def _make_shell():
                 raise UsageError("the Trellis kernel has no GUI event loop (%s); use %%matplotlib "
                                  "inline" % gui)
 
+    class Transformer(TransformerManager):
+        """IPython's static input transformations (prompts, indentation, %magics, !commands,
+        `?` help, autocall escapes), which leave a cell without any of that syntax as it is.
+        Such a cell, most cells, is returned without the tokenizing that finding out costs
+        (a third of an empty cell's run, more for long cells). While any transformation was
+        added or removed, every cell goes through IPython's own path."""
+
+        def __init__(self):
+            super().__init__()
+            self._defaults = (list(self.cleanup_transforms), list(self.line_transforms),
+                              list(self.token_transformers))
+
+        def transform_cell(self, cell):
+            if self._unchanged(cell):
+                return cell if cell.endswith("\n") else cell + "\n"
+            return super().transform_cell(cell)
+
+        def _unchanged(self, cell):
+            if (self.cleanup_transforms, self.line_transforms,
+                    self.token_transformers) != self._defaults:
+                return False
+            # %, ! and ? start every magic, command and help request (also `a = %x`, `a?`).
+            if "%" in cell or "!" in cell or "?" in cell:
+                return False
+            lines = cell.splitlines()
+            # Leading empty lines and a first line's indentation are removed.
+            if not lines or not lines[0] or lines[0].isspace() or lines[0][0] in " \t":
+                return False
+            for i, line in enumerate(lines):
+                stripped = line.lstrip()
+                if stripped[:1] in ("/", ",", ";"):  # autocall: /f x, ,f a b, ;f a b
+                    return False
+                # A Python (>>>, ...) or IPython (In [1]:, ...:) prompt on one of the first
+                # two lines makes IPython strip prompts from every line.
+                if i < 2 and stripped.startswith((">>>", "...", "In [", "[nav]", "[ins]")):
+                    return False
+            return True
+
     config = Config()
     config.HistoryManager.enabled = False  # the kernel keeps the history (kernel-history.c)
     shell = Shell.instance(config=config, user_module=__main__, user_ns=__main__.__dict__)
     shell.exit_now = False
+    shell.input_transformer_manager = Transformer()
     _name_cells(shell.compile._filename_map)  # cell file -> execution count: "<cell N>"
     # clear_output() without an import, as display() (and as the command line's notebooks).
     from IPython.display import clear_output

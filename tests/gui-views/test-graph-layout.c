@@ -291,6 +291,146 @@ test_thousand_nodes(void)
   g_assert_cmpint(td_graph_layout_find_node(layout, "x"), ==, 0);
 }
 
+/* A training step's size: 6,000 nodes in 40 chains of dense-layer shapes (reads feeding
+ * products feeding sums), with a While whose body is a cluster. Graphviz took a minute on such
+ * a graph; the quick layout takes well under a second, and its boxes never overlap. */
+static void
+test_six_thousand_nodes(void)
+{
+  g_autoptr(GString) s = g_string_new("{\"name\":\"step\",\"nodes\":[");
+  append_node(s, "x", "Placeholder", "");
+  int n = 1;
+  for (int chain = 0; chain < 40; chain++) {
+    g_autofree char *prev = g_strdup("x");
+    for (int k = 0; k < 50; k++, n += 3) {
+      g_autofree char *var = g_strdup_printf("v_%d", n);
+      g_autofree char *read = g_strdup_printf("ReadVariableOp_%d", n);
+      g_autofree char *mul = g_strdup_printf("MatMul_%d", n);
+      g_autofree char *read_in = g_strdup_printf("\"%s\"", var);
+      g_autofree char *mul_in = g_strdup_printf("\"%s\",\"%s\"", prev, read);
+      append_node(s, var, "Placeholder", "");
+      append_node(s, read, "ReadVariableOp", read_in);
+      append_node(s, mul, "MatMul", mul_in);
+      g_free(prev);
+      prev = g_strdup(mul);
+    }
+  }
+  g_string_append(s, ",{\"name\":\"while\",\"op\":\"While\",\"inputs\":[\"x\"],\"children\":["
+                     "{\"name\":\"while_cond\",\"nodes\":[{\"name\":\"i\",\"op\":\"Placeholder\"},"
+                     "{\"name\":\"Less\",\"op\":\"Less\",\"inputs\":[\"i\"]}]},"
+                     "{\"name\":\"while_body\",\"nodes\":[{\"name\":\"i\",\"op\":\"Placeholder\"},"
+                     "{\"name\":\"add\",\"op\":\"AddV2\",\"inputs\":[\"i\"]}]}]}");
+  g_string_append(s, "]}");
+
+  gint64 start = g_get_monotonic_time();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TdGraphLayout) layout = td_graph_layout_new_from_json(s->str, &error);
+  double seconds = (g_get_monotonic_time() - start) / 1e6;
+  g_assert_no_error(error);
+  g_assert_true(td_graph_layout_is_quick(layout));
+  g_assert_null(td_graph_layout_get_dot(layout));
+  g_test_message("%u boxes, quick layout in %.3f s", td_graph_layout_n_nodes(layout), seconds);
+  if (g_strcmp0(g_getenv("TRELLIS_SANITIZED"), "1") != 0)
+    g_assert_cmpfloat(seconds, <, 1.0);
+  g_assert_cmpuint(td_graph_layout_n_nodes(layout), >=, 6000);
+  assert_edges_touch_boxes(layout);
+
+  /* no two boxes overlap; every box lies in the drawing */
+  double width, height;
+  td_graph_layout_get_size(layout, &width, &height);
+  guint count = td_graph_layout_n_nodes(layout);
+  for (guint i = 0; i < count; i++) {
+    const TdGraphBox *b = &td_graph_layout_get_node(layout, i)->box;
+    g_assert_cmpfloat(b->x, >=, -0.5);
+    g_assert_cmpfloat(b->y, >=, -0.5);
+    g_assert_cmpfloat(b->x + b->width, <=, width + 0.5);
+    g_assert_cmpfloat(b->y + b->height, <=, height + 0.5);
+  }
+  for (guint i = 0; i < count; i++)
+    for (guint j = i + 1; j < count; j++) {
+      const TdGraphBox *a = &td_graph_layout_get_node(layout, i)->box;
+      const TdGraphBox *b = &td_graph_layout_get_node(layout, j)->box;
+      bool apart = a->x + a->width <= b->x + 0.01 || b->x + b->width <= a->x + 0.01 ||
+                   a->y + a->height <= b->y + 0.01 || b->y + b->height <= a->y + 0.01;
+      g_assert_true(apart);
+    }
+  /* a product sits below the read it uses and below the product before it */
+  const TdGraphNode *read = node_named(layout, "ReadVariableOp_4");
+  const TdGraphNode *mul = node_named(layout, "MatMul_4");
+  const TdGraphNode *before = node_named(layout, "MatMul_1");
+  g_assert_cmpfloat(read->box.y + read->box.height, <, mul->box.y);
+  g_assert_cmpfloat(before->box.y + before->box.height, <, mul->box.y);
+  /* the While's body is a cluster holding its nodes, beside the top level */
+  g_assert_cmpuint(td_graph_layout_n_clusters(layout), ==, 2);
+  for (guint c = 0; c < td_graph_layout_n_clusters(layout); c++) {
+    const TdGraphCluster *cluster = td_graph_layout_get_cluster(layout, c);
+    for (guint i = 0; i < count; i++)
+      if (td_graph_layout_get_node(layout, i)->cluster == (int)c)
+        assert_box_inside(&td_graph_layout_get_node(layout, i)->box, &cluster->box);
+  }
+}
+
+/* Name scopes of a big graph are boxes: "grad/" holds 300 nodes (two of them in "grad/inner/"),
+ * "w/" a variable's two nodes; a node outside reads from inside a scope through the scope's box,
+ * once; search finds a node inside a box; opening "grad" shows its nodes with "grad/inner/" a
+ * box in turn; a scope of one node shows that node. */
+static void
+test_name_scopes(void)
+{
+  g_autoptr(GString) s = g_string_new("{\"name\":\"step\",\"nodes\":[");
+  append_node(s, "x", "Placeholder", "");
+  append_node(s, "w/kernel", "Placeholder", "");
+  append_node(s, "w/read", "ReadVariableOp", "\"w/kernel\"");
+  append_node(s, "solo/only", "Relu", "\"x\"");
+  for (int i = 0; i < 298; i++) {
+    g_autofree char *name = g_strdup_printf("grad/Mul_%d", i);
+    g_autofree char *in =
+        i ? g_strdup_printf("\"grad/Mul_%d\",\"x\"", i - 1) : g_strdup("\"x\",\"w/read\"");
+    append_node(s, name, "Mul", in);
+  }
+  append_node(s, "grad/inner/a", "Neg", "\"grad/Mul_297\"");
+  append_node(s, "grad/inner/b", "Neg", "\"grad/inner/a\"");
+  append_node(s, "out", "AddV2", "\"grad/inner/b:0\",\"grad/Mul_5\",\"solo/only\"");
+  g_string_append(s, "]}");
+
+  const char *const closed[] = {NULL};
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TdGraphLayout) layout = td_graph_layout_new_from_json_scoped(s->str, closed, &error);
+  g_assert_no_error(error);
+  g_assert_true(td_graph_layout_has_groups(layout));
+  const TdGraphNode *grad = node_named(layout, "grad/");
+  g_assert_cmpuint(grad->group, ==, 300);
+  g_assert_cmpstr(grad->inputs[0], ==, "x");
+  g_assert_cmpstr(grad->inputs[1], ==, "w/"); /* the variable's scope, a box too */
+  g_assert_null(grad->inputs[2]);
+  g_assert_cmpuint(node_named(layout, "w/")->group, ==, 2);
+  g_assert_cmpuint(node_named(layout, "solo/only")->group, ==, 0); /* one node: itself */
+  const TdGraphNode *out = node_named(layout, "out");
+  g_assert_cmpstr(out->inputs[0], ==, "grad/"); /* two inputs from the scope, one edge */
+  g_assert_cmpstr(out->inputs[1], ==, "solo/only");
+  g_assert_null(out->inputs[2]);
+  g_assert_cmpint(td_graph_layout_find_node(layout, "grad/Mul_5"), ==, -1);
+  g_assert_cmpuint(td_graph_layout_n_nodes(layout), ==, 5); /* x, w/, solo/only, grad/, out */
+  g_autofree char *folded = g_utf8_casefold("mul_17", -1);
+  g_assert_true(td_graph_layout_node_matches(
+      layout, (guint)td_graph_layout_find_node(layout, "grad/"), folded));
+  assert_edges_touch_boxes(layout);
+
+  const char *const open_grad[] = {"grad", NULL};
+  g_autoptr(TdGraphLayout) opened = td_graph_layout_new_from_json_scoped(s->str, open_grad, &error);
+  g_assert_no_error(error);
+  g_assert_cmpint(td_graph_layout_find_node(opened, "grad/Mul_5"), >=, 0);
+  g_assert_cmpuint(node_named(opened, "grad/inner/")->group, ==, 2);
+  g_assert_cmpstr(node_named(opened, "out")->inputs[0], ==, "grad/inner/");
+  g_assert_cmpstr(node_named(opened, "out")->inputs[1], ==, "grad/Mul_5");
+
+  /* without a list of open scopes (and in small graphs) nothing is a box */
+  g_autoptr(TdGraphLayout) plain = td_graph_layout_new_from_json(s->str, &error);
+  g_assert_no_error(error);
+  g_assert_false(td_graph_layout_has_groups(plain));
+  g_assert_cmpint(td_graph_layout_find_node(plain, "grad/Mul_5"), >=, 0);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -300,5 +440,7 @@ main(int argc, char **argv)
   g_test_add_func("/views/layout/malformed-json-is-an-error", test_malformed);
   g_test_add_func("/views/layout/odd-names-and-unknown-inputs", test_odd_names);
   g_test_add_func("/views/layout/thousand-nodes-under-a-second", test_thousand_nodes);
+  g_test_add_func("/views/layout/six-thousand-nodes-quick", test_six_thousand_nodes);
+  g_test_add_func("/views/layout/name-scopes-as-boxes", test_name_scopes);
   return g_test_run();
 }

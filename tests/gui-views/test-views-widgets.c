@@ -329,7 +329,7 @@ static const char graph_json[] =
     "{\"name\":\"c\",\"op\":\"Const\",\"inputs\":[],\"outputs\":[{\"dtype\":\"float32\","
     "\"shape\":[]}],\"value\":\"2.0\"},"
     "{\"name\":\"mul\",\"op\":\"Mul\",\"inputs\":[\"x\",\"c\"],\"outputs\":[{\"dtype\":"
-    "\"float32\",\"shape\":[2]}]},"
+    "\"float32\",\"shape\":[2]}],\"file\":\"<cell 3>\",\"line\":4},"
     "{\"name\":\"while\",\"op\":\"While\",\"inputs\":[\"mul\"],\"outputs\":[{\"dtype\":"
     "\"float32\",\"shape\":[2]}],\"children\":["
     "  {\"name\":\"while_cond\",\"nodes\":[{\"name\":\"v\",\"op\":\"Placeholder\"},"
@@ -450,6 +450,19 @@ test_graph_view_drag_and_counts(void)
   g_assert_cmpuint(g_array_index(seen, guint, seen->len - 1), ==, 0);
   td_graph_view_set_trace(gv, 1, graph_json); /* from the cache */
   g_assert_cmpuint(g_array_index(seen, guint, seen->len - 1), ==, 1);
+
+  /* next and previous match: "placeholder" is x and each loop graph's v (three nodes) */
+  td_graph_view_search(gv, "placeholder");
+  g_assert_cmpuint(td_graph_view_get_n_matches(gv), ==, 3);
+  g_assert_cmpint(td_graph_view_get_current_match(gv), ==, 1); /* shown first */
+  g_assert_cmpint(td_graph_view_next_match(gv, FALSE), ==, 2);
+  g_assert_cmpint(td_graph_view_next_match(gv, FALSE), ==, 3);
+  g_assert_cmpint(td_graph_view_next_match(gv, FALSE), ==, 1); /* around */
+  g_assert_cmpint(td_graph_view_next_match(gv, TRUE), ==, 3);
+  g_assert_cmpint(td_graph_view_next_match(gv, TRUE), ==, 2);
+  td_graph_view_search(gv, "nothing-here");
+  g_assert_cmpint(td_graph_view_next_match(gv, FALSE), ==, 0);
+  g_assert_cmpint(td_graph_view_get_current_match(gv), ==, 0);
   td_graph_view_search(gv, NULL);
   iterate_until(never, NULL, 0.1);
 
@@ -492,6 +505,18 @@ test_graph_view_drag_and_counts(void)
   iterate_until(never, NULL, 0.1);
   g_assert_true(gtk_widget_get_visible(popover));
 
+  /* a node's details say which line made it (when the graph says so) */
+  GtkWidget *details = gtk_popover_get_child(GTK_POPOVER(popover));
+  for (guint i = 0; i < td_graph_layout_n_nodes(td_graph_view_get_layout(gv)); i++) {
+    const TdGraphNode *n = td_graph_layout_get_node(td_graph_view_get_layout(gv), i);
+    td_graph_view_select_node(gv, (int)i);
+    const char *text = gtk_label_get_text(GTK_LABEL(details));
+    if (g_str_equal(n->name, "mul") && n->proxy_of < 0)
+      g_assert_nonnull(strstr(text, "Made at: <cell 3>, line 4"));
+    else
+      g_assert_null(strstr(text, "Made at"));
+  }
+
   gtk_window_destroy(GTK_WINDOW(window));
   g_clear_pointer(&activated_node, g_free);
 }
@@ -533,6 +558,87 @@ test_timeline_says_what_was_dropped(void)
   gtk_window_destroy(GTK_WINDOW(window));
 }
 
+/* A big graph's scopes are boxes: a double-click on one opens it (laid out again, in the
+ * worker), C closes every scope again, another trace starts with its scopes closed. */
+static void
+test_graph_view_scopes(void)
+{
+  GString *s = g_string_new("{\"name\":\"f\",\"nodes\":[{\"name\":\"x\",\"op\":\"Placeholder\"}");
+  for (int i = 0; i < 320; i++)
+    g_string_append_printf(s, ",{\"name\":\"grad/Mul_%d\",\"op\":\"Mul\",\"inputs\":[\"%s\"]}", i,
+                           i ? "grad/Mul_0" : "x");
+  g_string_append(s, "]}");
+  g_autofree char *json = g_string_free(s, FALSE);
+  GtkWidget *view = td_graph_view_new();
+  GtkWidget *window = window_with(view, 600, 500);
+  TdGraphView *gv = TD_GRAPH_VIEW(view);
+  td_graph_view_set_trace(gv, 7, json);
+  g_assert_true(iterate_until(is_idle, gv, 20));
+  const TdGraphLayout *layout = td_graph_view_get_layout(gv);
+  g_assert_cmpuint(td_graph_layout_n_nodes(layout), ==, 2); /* x and grad/ */
+  int group = td_graph_layout_find_node(layout, "grad/");
+  g_assert_cmpint(group, >=, 0);
+
+  /* a double-click on the box */
+  double px = -1, py = -1;
+  for (int y = 0; y < 500 && px < 0; y += 2)
+    for (int x = 0; x < 600 && px < 0; x += 2)
+      if (td_graph_view_node_at(gv, x, y) == group) {
+        px = x;
+        py = y;
+      }
+  g_assert_cmpfloat(px, >=, 0);
+  GtkEventController *click = NULL;
+  GListModel *controllers = gtk_widget_observe_controllers(view);
+  for (guint i = 0; i < g_list_model_get_n_items(controllers) && !click; i++) {
+    g_autoptr(GObject) c = g_list_model_get_item(controllers, i);
+    if (GTK_IS_GESTURE_CLICK(c))
+      click = GTK_EVENT_CONTROLLER(c);
+  }
+  g_object_unref(controllers);
+  g_assert_nonnull(click);
+  g_signal_emit_by_name(click, "released", 2, px, py); /* the view acts on release */
+  g_assert_true(iterate_until(is_idle, gv, 20));
+  layout = td_graph_view_get_layout(gv);
+  g_assert_cmpint(td_graph_layout_find_node(layout, "grad/Mul_3"), >=, 0);
+  g_assert_cmpint(td_graph_layout_find_node(layout, "grad/"), ==, -1);
+
+  /* the opened scope is wide: zoomed in, a minimap in the bottom right corner; a press on its
+   * far corner brings the graph's far corner into view */
+  td_graph_view_zoom_fit(gv);
+  td_graph_view_zoom(gv, 6);
+  double x0, y0, vw, vh, gw, gh;
+  td_graph_view_get_visible(gv, &x0, &y0, &vw, &vh);
+  td_graph_layout_get_size(td_graph_view_get_layout(gv), &gw, &gh);
+  g_assert_cmpfloat(x0 + vw, <, gw); /* the right end is out of view */
+  GtkEventController *drag = NULL;
+  controllers = gtk_widget_observe_controllers(view);
+  for (guint i = 0; i < g_list_model_get_n_items(controllers) && !drag; i++) {
+    g_autoptr(GObject) c = g_list_model_get_item(controllers, i);
+    if (GTK_IS_GESTURE_DRAG(c))
+      drag = GTK_EVENT_CONTROLLER(c);
+  }
+  g_object_unref(controllers);
+  int w = gtk_widget_get_width(view), h = gtk_widget_get_height(view);
+  g_signal_emit_by_name(drag, "drag-begin", w - 12.0, h - 12.0);
+  g_signal_emit_by_name(drag, "drag-end", 0.0, 0.0);
+  double x1, y1;
+  td_graph_view_get_visible(gv, &x1, &y1, &vw, &vh);
+  g_assert_cmpfloat(x1, >, x0);
+  g_assert_cmpfloat(x1 + vw / 2, >, 0.95 * gw); /* centred near the right end now */
+
+  td_graph_view_close_scopes(gv);
+  g_assert_true(iterate_until(is_idle, gv, 20));
+  g_assert_cmpint(td_graph_layout_find_node(td_graph_view_get_layout(gv), "grad/"), >=, 0);
+
+  td_graph_view_open_scope(gv, "grad");
+  g_assert_true(iterate_until(is_idle, gv, 20));
+  td_graph_view_set_trace(gv, 8, json); /* another trace: closed again */
+  g_assert_true(iterate_until(is_idle, gv, 20));
+  g_assert_cmpint(td_graph_layout_find_node(td_graph_view_get_layout(gv), "grad/"), >=, 0);
+  gtk_window_destroy(GTK_WINDOW(window));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -547,5 +653,6 @@ main(int argc, char **argv)
   g_test_add_func("/views/timeline/says-what-was-dropped", test_timeline_says_what_was_dropped);
   g_test_add_func("/views/graph-view/lays-out-caches-searches", test_graph_view_renders_graph);
   g_test_add_func("/views/graph-view/drag-and-search-counts", test_graph_view_drag_and_counts);
+  g_test_add_func("/views/graph-view/name-scopes-open-and-close", test_graph_view_scopes);
   return g_test_run();
 }

@@ -594,6 +594,25 @@ test_log_rows(void)
     g_main_context_iteration(NULL, FALSE);
     g_usleep(1000);
   }
+  /* "e": every graph's Placeholder and Identity at least; Enter goes to the next match, Ctrl+G
+   * (next-match) on, Shift+Enter's previous-match back */
+  TdGraphView *graph_view = TD_GRAPH_VIEW(find_widget(GTK_WIDGET(win), TD_TYPE_GRAPH_VIEW, NULL));
+  gtk_editable_set_text(GTK_EDITABLE(graph_search), "e");
+  while (td_graph_view_get_n_matches(graph_view) < 2) {
+    g_assert_cmpint(g_get_monotonic_time(), <, deadline);
+    g_main_context_iteration(NULL, FALSE);
+    g_usleep(1000);
+  }
+  guint n_e = td_graph_view_get_n_matches(graph_view);
+  g_autofree char *first = g_strdup_printf("1 of %u nodes", n_e);
+  g_autofree char *second = g_strdup_printf("2 of %u nodes", n_e);
+  g_assert_cmpstr(gtk_label_get_text(graph_matches), ==, first);
+  g_signal_emit_by_name(graph_search, "activate");
+  g_assert_cmpstr(gtk_label_get_text(graph_matches), ==, second);
+  g_signal_emit_by_name(graph_search, "previous-match");
+  g_assert_cmpstr(gtk_label_get_text(graph_matches), ==, first);
+  g_signal_emit_by_name(graph_search, "next-match");
+  g_assert_cmpstr(gtk_label_get_text(graph_matches), ==, second);
 
   /* errors only */
   TdEventLog *event_log = TD_EVENT_LOG(find_widget(GTK_WIDGET(win), TD_TYPE_EVENT_LOG, NULL));

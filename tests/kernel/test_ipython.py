@@ -102,6 +102,71 @@ class Magics(IPythonTestCase):
         self.assertEqual(out["execute_result"][0]["data"]["text/plain"], "'Shell'")
 
 
+class InputTransformations(IPythonTestCase):
+    # Cells with and without IPython syntax; each must come out of the kernel's transformer
+    # exactly as out of IPython's own TransformerManager.
+    SPECIAL = [
+        "pass", "x = 1\ny = 2", "%time 1", "%%capture\nprint(1)", "a = %pwd", "b = !ls", "!ls",
+        "x?", "x??", "?x", "len?", "/len [1]", ",print a b", ";print a b", "  x = 1\n  y = 2",
+        "\n\nx = 1", "   \nx = 1", ">>> x = 1\n... y = 2", "x = 1\n>>> y = 2",
+        "In [1]: x = 1\n   ...: y = 2", "[ins] In [2]: x = 3", "x = 1\n   ...: y", "f(1,\n/2)",
+        "d = {'a': 1}\nd['a'] != 2", "s = '%d' % 3", "print('?')", "x = (1\n, 2)", "\tx = 1",
+        "...", "x = ...", "y = [...]\n", "def f():\n    return 1\n", "x = 1\r\ny = 2",
+        "x = 1\x0cy = 2", "In [x]", "@decorator\ndef f(): pass",
+    ]
+
+    def test_same_text_as_ipython(self):
+        cells = self.SPECIAL + self.corpus()
+        code = (
+            "import json\n"
+            "from IPython.core.inputtransformer2 import TransformerManager\n"
+            "_cells = json.loads(%r)\n"
+            "_mine = get_ipython().input_transformer_manager\n"
+            "_ref = TransformerManager()\n"
+            "_diff = []\n"
+            "for _c in _cells:\n"
+            "    try:\n"
+            "        _want = _ref.transform_cell(_c)\n"
+            "    except Exception as e:\n"
+            "        _want = type(e).__name__\n"
+            "    try:\n"
+            "        _got = _mine.transform_cell(_c)\n"
+            "    except Exception as e:\n"
+            "        _got = type(e).__name__\n"
+            "    if _got != _want:\n"
+            "        _diff.append((_c, _got, _want))\n"
+            "print(len(_cells), 'cells', len(_diff), 'differ', _diff[:3])\n" % json.dumps(cells))
+        reply, by_type = self.run_cell(code)
+        self.assertEqual(reply["status"], "ok", reply)
+        self.assertEqual(self.stdout(by_type), "%d cells 0 differ []\n" % len(cells))
+
+    def corpus(self):
+        """Chunks of CPython's own library, a few lines each, starting anywhere (indented
+        lines, decorators, comments, strings with % and ?)."""
+        cells = []
+        for name in ("argparse.py", "textwrap.py", "string.py", "difflib.py"):
+            with open(os.path.join(os.path.dirname(os.__file__), name), encoding="utf-8") as f:
+                lines = f.read().splitlines(keepends=True)
+            for start in range(0, len(lines), 7):
+                cells.append("".join(lines[start:start + (start % 5) + 1]))
+        return cells
+
+    def test_added_transformation_applies(self):
+        reply, by_type = self.run_cell(
+            "_ip = get_ipython()\n"
+            "_upper = lambda lines: [l.replace('zzz', '41') for l in lines]\n"
+            "_ip.input_transformers_cleanup.append(_upper)\n")
+        self.assertEqual(reply["status"], "ok", reply)
+        try:
+            reply, by_type = self.run_cell("print(zzz + 1)")
+            self.assertEqual(reply["status"], "ok", reply)
+            self.assertEqual(self.stdout(by_type), "42\n")
+        finally:
+            self.run_cell("get_ipython().input_transformers_cleanup.remove(_upper)")
+        reply, by_type = self.run_cell("zzz = 1\nprint(zzz)")
+        self.assertEqual(self.stdout(by_type), "1\n")
+
+
 class Display(IPythonTestCase):
     def test_display_id_and_update(self):
         reply, out = self.run_cell(

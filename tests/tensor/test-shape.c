@@ -66,7 +66,7 @@ test_defs_names_and_views(void)
     bool view;
   } rows[] = {
       {TR_OP_TRANSPOSE, "transpose", 1, true},
-      {TR_OP_RESHAPE, "Reshape", 1, true},
+      {TR_OP_RESHAPE, "Reshape", -1, true}, /* the tensor, and maybe its shape as a tensor */
       {TR_OP_CONCAT, "concat", -1, false},
       {TR_OP_STACK, "stack", -1, false},
       {TR_OP_SQUEEZE, "Squeeze", 1, true},
