@@ -12,14 +12,24 @@
  *     Traces page, then with its Events page showing, where the event log follows the stream
  *     too.
  *
- * Part 2 needs a display: `meson test --benchmark` runs it under xvfb-run. Usage:
- * bench-debugger [SECONDS] (default 10: a million events at 100,000 a second).
+ *  3. a million calls kept: 1,000,000 cached calls as a program makes them (call, graph run
+ *     start and end, call_end: 4,000,000 events), fed as fast as the store takes them in
+ *     batches of 4,000 events to a TdStore with a TdTimeline drawing it. Measured: the memory
+ *     the process grew by (resident set, freed heap given back first) and the store's own count
+ *     (target under 300 MB), events per second, the longest batch and main-loop stall (target
+ *     under 50 ms), and that every call is kept.
+ *
+ * Parts 2 and 3 need a display: `meson test --benchmark` runs them under xvfb-run. Usage:
+ * bench-debugger [SECONDS] [CALLS] (defaults 10: a million events at 100,000 a second, and
+ * 1,000,000 calls).
  */
 #include "td-graph-layout.h"
 #include "td-timeline.h"
 #include "td-window.h"
 
 #include <glib/gstdio.h>
+#include <malloc.h>
+#include <unistd.h>
 
 #define N_FUNCTIONS    50
 #define EVENTS_PER_SEC 100000
@@ -293,8 +303,8 @@ time_one_frame(GtkWidget *timeline, TdStore *store)
   const TdTlIndex *index = td_timeline_get_index(TD_TIMELINE(timeline));
   g_print("ingest: one frame of the timeline (%dx%d) with %u events kept (%" G_GUINT64_FORMAT
           " calls in %u lanes), zoomed out: snapshot %.2f ms, rendering %.2f ms (%s)\n",
-          w, h, tr_state_events(td_store_get_state(store))->len, td_tl_index_n_calls(index),
-          td_tl_index_n_lanes(index), snapshot_ms, render_ms,
+          w, h, (guint)tr_event_log_length(tr_state_event_log(td_store_get_state(store))),
+          td_tl_index_n_calls(index), td_tl_index_n_lanes(index), snapshot_ms, render_ms,
           G_OBJECT_TYPE_NAME(gtk_native_get_renderer(gtk_widget_get_native(timeline))));
 }
 
@@ -351,19 +361,166 @@ bench_ingest_window(double seconds, gboolean show_log)
   g_rmdir(dir);
 }
 
+/* ---- 3. a million calls kept ------------------------------------------------------------- */
+
+#define MEMORY_BATCH 4000 /* events per batch: 10 ms of a client at 400,000 events a second */
+
+/* Resident bytes of this process, after the heap gave back what is free. */
+static gsize
+resident_bytes(void)
+{
+  malloc_trim(0);
+  g_autofree char *statm = NULL;
+  if (!g_file_get_contents("/proc/self/statm", &statm, NULL, NULL))
+    return 0;
+  guint64 size = 0, resident = 0;
+  if (sscanf(statm, "%" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT, &size, &resident) != 2)
+    return 0;
+  return (gsize)resident * (gsize)sysconf(_SC_PAGESIZE);
+}
+
+typedef struct {
+  TdStore *store;
+  GMainLoop *loop;
+  guint64 seq;
+  gint64 ts;
+  guint64 calls;       /* calls fed */
+  guint64 target;      /* calls to feed */
+  gint64 last_tick_us; /* the stall probe */
+  gint64 max_gap_us;
+  gint64 max_apply_us; /* the longest batch */
+} MemorySession;
+
+static TrEvent *
+memory_event(MemorySession *m, TrEventKind kind, guint fn)
+{
+  TrEvent *ev = tr_event_new(kind);
+  ev->seq = ++m->seq;
+  ev->ts_ns = m->ts;
+  ev->fn_id = fn + 1;
+  ev->fn_name = g_strdup_printf("fn_%02u", fn);
+  ev->cf_id = fn + 1;
+  return ev;
+}
+
+/* One batch of whole calls, as a client delivers them. */
+static gboolean
+memory_feed(gpointer data)
+{
+  MemorySession *m = data;
+  g_autoptr(GPtrArray) batch = g_ptr_array_new_with_free_func((GDestroyNotify)tr_event_unref);
+  while (batch->len + 4 <= MEMORY_BATCH && m->calls < m->target) {
+    guint fn = (guint)(m->calls % N_FUNCTIONS);
+    gint64 graph = G_GINT64_CONSTANT(0x55d1c0ffee00) + fn * 4096; /* a Graph's address */
+    TrEvent *call = memory_event(m, TR_EVENT_CALL, fn);
+    call->outcome = TR_OUTCOME_HIT;
+    tr_event_set_site(call, "<cell 2>", (int)fn + 3, 2);
+    g_ptr_array_add(batch, call);
+    m->ts += 200;
+    TrEvent *run = memory_event(m, TR_EVENT_GRAPH_EXEC_START, fn);
+    run->graph_id = graph;
+    g_ptr_array_add(batch, run);
+    m->ts += 600;
+    run = memory_event(m, TR_EVENT_GRAPH_EXEC_END, fn);
+    run->graph_id = graph;
+    run->dur_ns = 600;
+    g_ptr_array_add(batch, run);
+    m->ts += 200;
+    TrEvent *end = memory_event(m, TR_EVENT_CALL_END, fn);
+    end->outcome = TR_OUTCOME_HIT;
+    end->dur_ns = 1000;
+    tr_event_set_site(end, "<cell 2>", (int)fn + 3, 2);
+    g_ptr_array_add(batch, end);
+    m->ts += 300;
+    m->calls++;
+  }
+  gint64 t = g_get_monotonic_time();
+  td_store_apply_events(m->store, batch);
+  m->max_apply_us = MAX(m->max_apply_us, g_get_monotonic_time() - t);
+  if (m->calls >= m->target) {
+    g_main_loop_quit(m->loop);
+    return G_SOURCE_REMOVE;
+  }
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+memory_probe(gpointer data)
+{
+  MemorySession *m = data;
+  gint64 now = g_get_monotonic_time();
+  if (m->last_tick_us)
+    m->max_gap_us = MAX(m->max_gap_us, now - m->last_tick_us);
+  m->last_tick_us = now;
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+bench_memory(guint64 calls)
+{
+  GtkWidget *timeline = td_timeline_new();
+  GtkWidget *window = gtk_window_new();
+  gtk_window_set_default_size(GTK_WINDOW(window), 1200, 800);
+  gtk_window_set_child(GTK_WINDOW(window), timeline);
+  gtk_window_present(GTK_WINDOW(window));
+  while (!gtk_widget_get_mapped(timeline))
+    g_main_context_iteration(NULL, TRUE);
+  while (g_main_context_iteration(NULL, FALSE))
+    ;
+  gsize before = resident_bytes();
+  MemorySession m = {.store = td_store_new(TD_CLIENT_KEEP_EVENTS),
+                     .loop = g_main_loop_new(NULL, FALSE),
+                     .target = calls};
+  td_timeline_set_store(TD_TIMELINE(timeline), m.store);
+  gint64 start = g_get_monotonic_time();
+  g_idle_add(memory_feed, &m);
+  guint probe = g_timeout_add(TICK_MS, memory_probe, &m);
+  g_main_loop_run(m.loop);
+  double seconds = (g_get_monotonic_time() - start) / 1e6;
+  g_source_remove(probe);
+  while (g_main_context_iteration(NULL, FALSE)) /* the last frame */
+    ;
+  gsize after = resident_bytes();
+  TrState *state = td_store_get_state(m.store);
+  const TrEventLog *log = tr_state_event_log(state);
+  guint64 n_events = tr_event_log_length(log);
+  const TdTlIndex *index = td_timeline_get_index(TD_TIMELINE(timeline));
+  double grew_mb = (double)(after > before ? after - before : 0) / (1 << 20);
+  g_print("memory: %" G_GUINT64_FORMAT " calls (%" G_GUINT64_FORMAT
+          " events) kept, %" G_GUINT64_FORMAT " in the timeline, %" G_GUINT64_FORMAT
+          " missing; store's log %.1f MB (%.1f bytes/event); process grew %.1f MB "
+          "(%.0f bytes/call; target < 300 MB: %s)\n",
+          m.calls, n_events, td_tl_index_n_calls(index), tr_state_events_missing(state),
+          tr_event_log_bytes(log) / 1048576.0, (double)tr_event_log_bytes(log) / MAX(n_events, 1),
+          grew_mb, grew_mb * 1048576.0 / MAX(m.calls, 1), grew_mb < 300 ? "met" : "MISSED");
+  g_print("memory: ingest of %" G_GUINT64_FORMAT " events in %.2f s = %.0f events/s, batches of "
+          "%d; longest batch %.1f ms, longest main-loop stall %.1f ms (target < 50 ms: %s)\n",
+          n_events, seconds, n_events / seconds, MEMORY_BATCH, m.max_apply_us / 1000.0,
+          m.max_gap_us / 1000.0, m.max_gap_us < 50000 ? "met" : "MISSED");
+  gtk_window_destroy(GTK_WINDOW(window));
+  g_main_loop_unref(m.loop);
+  g_object_unref(m.store);
+}
+
 int
 main(int argc, char **argv)
 {
   double seconds = argc > 1 ? g_ascii_strtod(argv[1], NULL) : 10.0;
+  guint64 calls = argc > 2 ? g_ascii_strtoull(argv[2], NULL, 10) : 1000000;
   bench_layout();
   if (!gtk_init_check()) {
     g_print("ingest: skipped (no display; run under xvfb-run)\n");
     return 0;
   }
   g_log_set_always_fatal(G_LOG_LEVEL_CRITICAL);
+  if (g_getenv("BENCH_DEBUGGER_MEMORY_ONLY")) {
+    bench_memory(calls);
+    return 0;
+  }
   if (!g_getenv("BENCH_DEBUGGER_WINDOW_ONLY"))
     bench_ingest_timeline(seconds > 0 ? seconds : 10.0);
   bench_ingest_window(seconds > 0 ? seconds : 10.0, FALSE);
   bench_ingest_window(seconds > 0 ? seconds : 10.0, TRUE);
+  bench_memory(calls);
   return 0;
 }

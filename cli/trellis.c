@@ -21,6 +21,7 @@
 #include "tf.h"
 #include "tp-asan.h"
 #include "tp.h"
+#include "tr-event-log.h"
 #include "tr-report.h"
 
 #include <glib/gstdio.h>
@@ -288,29 +289,31 @@ check_writable(const char *option, const char *path)
   return false;
 }
 
-static void
-collect_event(const TrEvent *ev, gpointer user_data)
+/* --events and --perfetto: each file is written while the program runs, by a thread of its
+ * writer's own (tr_event_writer_new), and finished here. */
+typedef struct {
+  TrEventWriter *events;
+  TrEventWriter *perfetto;
+} Outputs;
+
+static bool
+finish_output(TrEventWriter *writer, const char *option)
 {
-  g_ptr_array_add(user_data, tr_event_ref((TrEvent *)ev));
+  g_autoptr(GError) error = NULL;
+  if (!writer || tr_event_writer_finish(writer, &error))
+    return true;
+  fprintf(stderr, "trellis: %s: %s\n", option, error->message);
+  return false;
 }
 
 /* --report, --events, --perfetto. Returns false when a file could not be written. */
 static bool
-write_outputs(GPtrArray *events)
+write_outputs(Outputs *out, TrReport *report)
 {
-  bool ok = true;
-  g_autoptr(GError) error = NULL;
-  if (options.events && !tr_events_write_jsonl(events, options.events, &error)) {
-    fprintf(stderr, "trellis: --events: %s\n", error->message);
-    g_clear_error(&error);
-    ok = false;
-  }
-  if (options.perfetto && !tr_events_write_perfetto(events, options.perfetto, &error)) {
-    fprintf(stderr, "trellis: --perfetto: %s\n", error->message);
-    ok = false;
-  }
+  bool ok = finish_output(g_steal_pointer(&out->events), "--events");
+  ok = finish_output(g_steal_pointer(&out->perfetto), "--perfetto") && ok;
   if (options.report) {
-    g_autofree char *text = tr_report_from_events(events);
+    g_autofree char *text = tr_report_to_string(report);
     printf("\n== trellis --report: traced Functions ==\n%s",
            *text ? text : "no Function was called\n");
   }
@@ -411,15 +414,33 @@ main(int argc, char **argv)
     fprintf(stderr, "trellis: %s\n", error->message);
     return 1;
   }
-  g_autoptr(GPtrArray) events = g_ptr_array_new_with_free_func((GDestroyNotify)tr_event_unref);
-  if (options.report || options.events || options.perfetto)
-    tr_event_bus_subscribe(tp_interp_event_bus(tp), collect_event, events, NULL, true);
+  /* The files are written as events come, the report folded live. */
+  Outputs outputs = {
+      .events = options.events ? tr_event_writer_new(options.events, NULL) : NULL,
+      .perfetto = options.perfetto ? tr_event_writer_new(NULL, options.perfetto) : NULL,
+  };
+  g_autoptr(TrReport) report = tr_report_new();
+  TrEventBus *bus = tp_interp_event_bus(tp);
+  /* None keeps the events it is given: the bus may pass views (tr_event_bus_emit_view). */
+  const guint64 all = G_MAXUINT64, none = 0;
+  TrEventWriter *writers[] = {outputs.events, outputs.perfetto};
+  guint subscriptions[G_N_ELEMENTS(writers)] = {0};
+  for (guint i = 0; i < G_N_ELEMENTS(writers); i++)
+    if (writers[i])
+      subscriptions[i] = tr_event_bus_subscribe_full(bus, all, none, tr_event_writer_event_func,
+                                                     writers[i], NULL, true);
+  if (options.report)
+    tr_event_bus_subscribe_full(bus, all, none, tr_report_event_func, report, NULL, true);
   if (options.eager)
     tr_fn_registry_set_run_eagerly(tf_module_get_registry(tp_interp_tf(tp)), true);
   int status = run(tp, &prog);
   /* Python's buffered streams first, so that the report comes after the program's output. */
   tp_flush_std_streams();
-  if (!write_outputs(events) && status == 0)
+  /* The writers are finished (and freed) now: no event may reach them after this. */
+  for (guint i = 0; i < G_N_ELEMENTS(writers); i++)
+    if (subscriptions[i])
+      tr_event_bus_unsubscribe(bus, subscriptions[i]);
+  if (!write_outputs(&outputs, report) && status == 0)
     status = 1;
   fflush(stdout);
   int end = tp_interp_free(tp);

@@ -48,8 +48,10 @@ typedef struct {
 
 typedef struct _TdClient TdClient;
 
-/* How many events the states of snapshots keep (tr_state_new's keep_events). */
-#define TD_CLIENT_KEEP_EVENTS 250000
+/* How many events the states of snapshots keep (tr_state_new's keep_events): every event of a
+ * session of 16 million (4 million cached calls), in 32-byte records (tr-event-log.h); past
+ * that the oldest are dropped, and the window says how many (tr_state_events_missing). */
+#define TD_CLIENT_KEEP_EVENTS (16u << 20)
 
 /* Failures to start a client: unreadable connection, discovery, notebook or script file; or
  * a connection file of a kernel that is not Trellis (no discovery file beside it). */

@@ -212,7 +212,10 @@ void
 td_event_item_set_event(TdEventItem *item, const TrEvent *ev)
 {
   g_return_if_fail(TD_IS_EVENT_ITEM(item));
-  if (item->event == ev)
+  /* The store makes a new TrEvent each time it is asked for one (tr_event_log_get): the same
+   * event shown again is no change. */
+  if (item->event == ev || (item->event && ev && item->event->seq == ev->seq &&
+                            item->event->ts_ns == ev->ts_ns && item->event->kind == ev->kind))
     return;
   tr_event_unref(item->event);
   item->event = ev ? tr_event_ref((TrEvent *)ev) : NULL;
@@ -313,10 +316,12 @@ static gpointer
 event_list_get_item(GListModel *model, guint position)
 {
   TdEventList *self = TD_EVENT_LIST(model);
-  GPtrArray *events = tr_state_events(self->store->state);
-  if (position >= self->store->n_events_shown || position >= events->len)
+  const TrEventLog *events = tr_state_event_log(self->store->state);
+  if (position >= self->store->n_events_shown || position >= tr_event_log_length(events))
     return NULL;
-  return td_event_item_new(events->pdata[position]);
+  /* Events are kept as compact records: an item holds an event made for it. */
+  g_autoptr(TrEvent) ev = tr_event_log_get(events, position);
+  return td_event_item_new(ev);
 }
 
 static void
@@ -471,7 +476,7 @@ td_store_load(TdStore *store, TrState *state)
   guint n_fns = g_list_model_get_n_items(G_LIST_MODEL(store->functions));
   g_list_store_splice(store->functions, 0, n_fns, NULL, 0);
   append_new_functions(store, 0);
-  store->n_events_shown = tr_state_events(state)->len;
+  store->n_events_shown = (guint)tr_event_log_length(tr_state_event_log(state));
   g_list_model_items_changed(G_LIST_MODEL(store->events), 0, old_events, store->n_events_shown);
   g_signal_emit(store, signals[SIG_RESET], 0);
   announce_eager(store);
@@ -528,7 +533,7 @@ td_store_apply_events(TdStore *store, GPtrArray *events)
     return;
 
   guint old_shown = store->n_events_shown;
-  guint now = tr_state_events(store->state)->len;
+  guint now = (guint)tr_event_log_length(tr_state_event_log(store->state));
   guint removed = (guint)(tr_state_events_dropped(store->state) - dropped_before);
   /* Two announcements, the model consistent at each: the oldest events went (the rest moved
    * to the front), then the new ones came at the end. */
@@ -581,5 +586,6 @@ gboolean
 td_store_export_perfetto(TdStore *store, const char *path, GError **error)
 {
   g_return_val_if_fail(TD_IS_STORE(store) && path != NULL, FALSE);
-  return tr_events_write_perfetto(tr_state_events(store->state), path, error);
+  return tr_event_log_write_perfetto(tr_state_event_log(store->state),
+                                     tr_state_events_missing(store->state), path, error);
 }

@@ -62,7 +62,8 @@ GListModel *td_store_get_events(TdStore *store);    /* of TdEventItem, borrowed 
  * table need not redraw a hundred times a second. Paced, new Functions join the list a few
  * at a time, one group a beat. */
 void td_store_set_function_interval(TdStore *store, guint interval_ms);
-/* The kept events as a Perfetto trace (tr_events_to_perfetto). */
+/* The kept events as a Perfetto trace (tr_events_to_perfetto); when the window lacks the
+ * session's first events (tr_state_events_missing), the trace starts by saying how many. */
 gboolean td_store_export_perfetto(TdStore *store, const char *path, GError **error);
 
 /* Signals:

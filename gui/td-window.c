@@ -16,8 +16,8 @@
 #include "td-graph-view.h"
 #include "td-timeline.h"
 
-/* Events a window keeps for its timeline, log and export. */
-#define KEEP_EVENTS 1000000
+/* Events a window keeps for its timeline, log and export: as many as a snapshot's state. */
+#define KEEP_EVENTS TD_CLIENT_KEEP_EVENTS
 
 /* The notebook's pages, in .ui order. */
 enum { PAGE_TRACES, PAGE_GRAPH, PAGE_EVENTS, PAGE_OUTPUT };

@@ -2,7 +2,9 @@
  * publisher, the request socket, the discovery file and the --events file.
  *
  * The bus subscriber runs on the emitting thread under the module's lock: it folds the event
- * into the state, queues a reference for the publisher, appends the event's JSON line to the
+ * into the state, queues a compact copy for the publisher (a TrEventLog: a cached call's events
+ * are views the subscriber does not keep, so they cost no allocation), appends the event's JSON
+ * line to the
  * --events file when there is one, and wakes the debug thread through an eventfd when the queue
  * was empty and a debugger listens. While none does, the thread sleeps through cells (a wake-up
  * per cell would cost every execute a thread switch) and the queue is cut back now and then: the
@@ -20,6 +22,7 @@
  */
 #include "kernel-debug.h"
 
+#include "tr-event-log.h"
 #include "tr-state.h"
 
 #include <errno.h>
@@ -67,10 +70,11 @@ struct TkDebug {
 
   /* shared with the subscriber: under `lock` */
   GMutex lock;
-  TrState *state;   /* every event so far, folded */
-  GPtrArray *queue; /* TrEvent*: to publish */
-  bool listening;   /* a debugger subscribed: set by the debug thread */
-  FILE *events_out; /* --events, or NULL */
+  TrState *state;    /* every event so far, folded */
+  TrEventLog *queue; /* to publish */
+  bool listening;    /* a debugger subscribed: set by the debug thread */
+  FILE *events_out;  /* --events, or NULL */
+  GString *line;     /* the --events line being written */
 };
 
 /* ---- the discovery file and signals ------------------------------------------------------ */
@@ -229,9 +233,10 @@ bind_socket(void *zctx, const TkConnection *conn, int type, const char *what, GE
 static void
 write_event_line(TkDebug *d, const TrEvent *ev)
 {
-  g_autofree char *line = tr_event_to_json_line(ev);
-  fputs(line, d->events_out);
-  fputc('\n', d->events_out);
+  g_string_truncate(d->line, 0);
+  tr_event_append_json(d->line, ev);
+  g_string_append_c(d->line, '\n');
+  fwrite(d->line->str, 1, d->line->len, d->events_out);
   if (ev->kind == TR_EVENT_CELL_END || ev->kind == TR_EVENT_EAGER_TOGGLED)
     fflush(d->events_out);
 }
@@ -250,10 +255,11 @@ on_event(const TrEvent *ev, gpointer data)
   TkDebug *d = data;
   g_mutex_lock(&d->lock);
   tr_state_apply(d->state, ev);
-  bool wake_thread = d->listening && d->queue->len == 0;
-  if (!d->listening && d->queue->len >= QUIET_QUEUE_LIMIT)
-    g_ptr_array_set_size(d->queue, 0);
-  g_ptr_array_add(d->queue, tr_event_ref((TrEvent *)ev));
+  guint64 queued = tr_event_log_length(d->queue);
+  bool wake_thread = d->listening && queued == 0;
+  if (!d->listening && queued >= QUIET_QUEUE_LIMIT)
+    tr_event_log_drop_front(d->queue, queued);
+  tr_event_log_append(d->queue, ev);
   if (d->events_out)
     write_event_line(d, ev);
   g_mutex_unlock(&d->lock);
@@ -284,37 +290,43 @@ events_json(GPtrArray *events, guint from, guint to)
   return array;
 }
 
-/* [topic, signature over (topic, body), body] */
+/* [topic, signature over (topic, body), body]: the body {"session":…,"events":[…]} is the
+ * events' JSON written straight from the queue (tr_event_append_json), not a jansson tree. */
 static void
-publish_range(TkDebug *d, GPtrArray *events, guint from, guint to)
+publish_range(TkDebug *d, const TrEventLog *events, guint64 from, guint64 to)
 {
-  g_autoptr(json_t) body =
-      json_pack("{s:s, s:o}", "session", d->session, "events", events_json(events, from, to));
-  char *text = json_dumps(body, JSON_COMPACT);
-  if (!text) {
-    g_printerr("trellis-kernel: cannot serialise events %u..%u\n", from, to);
-    return;
+  g_autoptr(GString) body = g_string_sized_new(256 * (gsize)(to - from) + 64);
+  g_string_append(body, "{\"session\":");
+  tr_json_append_string(body, d->session);
+  g_string_append(body, ",\"events\":[");
+  TrEvent scratch;
+  for (guint64 i = from; i < to; i++) {
+    if (i > from)
+      g_string_append_c(body, ',');
+    tr_event_append_json(body, tr_event_log_peek(events, i, &scratch));
   }
+  g_string_append(body, "]}");
   g_autoptr(GBytes) topic = g_bytes_new_static(EVENTS_TOPIC, strlen(EVENTS_TOPIC));
-  g_autoptr(GBytes) payload = g_bytes_new_take(text, strlen(text));
+  g_autoptr(GBytes) payload = g_bytes_new_static(body->str, body->len);
   GBytes *parts[] = {topic, payload};
   g_autofree char *signature = tk_signer_sign_frames(d->signer, parts, 2);
   if (send_part(d->pub, EVENTS_TOPIC, strlen(EVENTS_TOPIC), true) &&
       send_part(d->pub, signature, strlen(signature), true))
-    send_part(d->pub, text, strlen(text), false);
+    send_part(d->pub, body->str, body->len, false);
 }
 
 static void
 publish_pending(TkDebug *d)
 {
   g_mutex_lock(&d->lock);
-  GPtrArray *events = d->queue;
-  d->queue = g_ptr_array_new_with_free_func((GDestroyNotify)tr_event_unref);
+  TrEventLog *events = d->queue;
+  d->queue = tr_event_log_new();
   g_mutex_unlock(&d->lock);
+  guint64 n = tr_event_log_length(events);
   if (g_hash_table_size(d->topics) > 0)
-    for (guint from = 0; from < events->len; from += TK_DEBUG_MAX_BATCH)
-      publish_range(d, events, from, MIN(events->len, from + TK_DEBUG_MAX_BATCH));
-  g_ptr_array_unref(events);
+    for (guint64 from = 0; from < n; from += TK_DEBUG_MAX_BATCH)
+      publish_range(d, events, from, MIN(n, from + TK_DEBUG_MAX_BATCH));
+  tr_event_log_free(events);
 }
 
 /* Subscription messages on the XPUB: 1 or 0, then the topic. */
@@ -569,7 +581,8 @@ tk_debug_new(void *zctx, const TkConnection *conn, const TkSigner *signer, const
   g_mutex_init(&d->lock);
   d->state = tr_state_new(TK_DEBUG_KEEP_EVENTS);
   tr_state_set_limits(d->state, TK_DEBUG_KEEP_CELLS, TK_DEBUG_KEEP_EVENT_BYTES);
-  d->queue = g_ptr_array_new_with_free_func((GDestroyNotify)tr_event_unref);
+  d->queue = tr_event_log_new();
+  d->line = g_string_new(NULL);
   d->bus = tr_event_bus_ref(bus);
   d->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
   if (d->wake_fd < 0) {
@@ -590,7 +603,11 @@ tk_debug_new(void *zctx, const TkConnection *conn, const TkSigner *signer, const
     return NULL;
   }
   /* Everything from the first event on, so that a snapshot is the whole story. */
-  d->subscription = tr_event_bus_subscribe(bus, on_event, d, NULL, true);
+  /* It keeps copies of what it is given, except the debugger_stopped in force, which the
+   * state holds (tr_state_paused): cached calls' events come as views. */
+  d->subscription = tr_event_bus_subscribe_full(bus, G_MAXUINT64,
+                                                G_GUINT64_CONSTANT(1) << TR_EVENT_DEBUGGER_STOPPED,
+                                                on_event, d, NULL, true);
   return d;
 }
 
@@ -630,7 +647,8 @@ tk_debug_free(TkDebug *debug)
   if (debug->wake_fd >= 0)
     close(debug->wake_fd);
   tr_state_free(debug->state);
-  g_ptr_array_unref(debug->queue);
+  tr_event_log_free(debug->queue);
+  g_string_free(debug->line, TRUE);
   g_hash_table_unref(debug->topics);
   tk_replay_guard_free(debug->replay);
   tr_wire_signer_free(debug->signer);

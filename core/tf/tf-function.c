@@ -1739,6 +1739,39 @@ run_plan(TfState *st, TrFn *fn, const Concrete *c, TrTensor *const *ins, int n_i
   return r;
 }
 
+/* Runs trace `cf` on tensors `ins` (with their operands `in`, or NULL on the hit path), with
+ * the graph execution events. */
+static PyObject *
+run_with_events(TfState *st, TrFn *fn, TrConcreteFn *cf, TrTensor **ins, int n_in,
+                const TfOperand *in)
+{
+  TrEventBus *bus = st->bus;
+  bool events = fn && tr_event_bus_wants(bus, TR_EVENT_GRAPH_EXEC_START);
+  gint64 start = 0;
+  /* Views (tr_event_bus_emit_view): a graph run's events allocate nothing unless kept. */
+  TrEvent ev;
+  if (events) {
+    memset(&ev, 0, sizeof ev);
+    ev.kind = TR_EVENT_GRAPH_EXEC_START;
+    ev.ok = true;
+    ev.fn_id = (gint64)tr_fn_get_id(fn);
+    ev.fn_name = (char *)tr_fn_get_name(fn);
+    ev.cf_id = (gint64)cf->id;
+    ev.graph_id = (gint64)cf->graph_id;
+    tr_event_bus_emit_view(bus, &ev);
+    start = ev.ts_ns;
+  }
+  PyObject *r = run_plan(st, fn, cf->data, ins, n_in, in);
+  if (events) {
+    ev.kind = TR_EVENT_GRAPH_EXEC_END;
+    ev.ts_ns = tr_event_bus_now(bus);
+    ev.dur_ns = ev.ts_ns - start;
+    ev.ok = r != NULL;
+    tr_event_bus_emit_view(bus, &ev);
+  }
+  return r;
+}
+
 /* Runs a trace on operands of the eager path, with the graph execution events. */
 static PyObject *
 run_operands(TfState *st, TrFn *fn, TrConcreteFn *cf, const TfOperand *in, int n_in)
@@ -1748,30 +1781,7 @@ run_operands(TfState *st, TrFn *fn, TrConcreteFn *cf, const TfOperand *in, int n
   TrTensor **ins = heap ? heap : small;
   for (int i = 0; i < n_in; i++)
     ins[i] = in[i].value;
-  TrEventBus *bus = st->bus;
-  bool events = fn && tr_event_bus_wants(bus, TR_EVENT_GRAPH_EXEC_START);
-  gint64 start = 0;
-  if (events) {
-    TrEvent *ev = tr_event_new(TR_EVENT_GRAPH_EXEC_START);
-    ev->fn_id = (gint64)tr_fn_get_id(fn);
-    ev->fn_name = g_strdup(tr_fn_get_name(fn));
-    ev->cf_id = (gint64)cf->id;
-    ev->graph_id = (gint64)cf->graph_id;
-    start = tr_event_bus_now(bus);
-    tr_event_bus_emit(bus, ev);
-  }
-  PyObject *r = run_plan(st, fn, cf->data, ins, n_in, in);
-  if (events) {
-    TrEvent *ev = tr_event_new(TR_EVENT_GRAPH_EXEC_END);
-    ev->fn_id = (gint64)tr_fn_get_id(fn);
-    ev->fn_name = g_strdup(tr_fn_get_name(fn));
-    ev->cf_id = (gint64)cf->id;
-    ev->graph_id = (gint64)cf->graph_id;
-    ev->dur_ns = tr_event_bus_now(bus) - start;
-    ev->ok = r != NULL;
-    tr_event_bus_emit(bus, ev);
-  }
-  return r;
+  return run_with_events(st, fn, cf, ins, n_in, in);
 }
 
 /* A Function called while another traces: the trace's graph is inlined into the outer one. */
@@ -1808,9 +1818,8 @@ execute(TfState *st, TrFn *fn, TrConcreteFn *cf, PyObject *const *bound)
 {
   const TrTraceSig *sig = cf->sig;
   const Concrete *c = cf->data;
-  /* The hit path: top-level eager tensors go to the plan as they are. */
-  if (c->flat && !st->trace && !st->tapes && sig->n <= 16 &&
-      !tr_event_bus_wants(st->bus, TR_EVENT_GRAPH_EXEC_START)) {
+  /* The hit path: top-level eager tensors go to the plan as they are (events or not). */
+  if (c->flat && !st->trace && !st->tapes && sig->n <= 16) {
     TrTensor *ins[16];
     int n = 0;
     bool direct = true;
@@ -1828,7 +1837,7 @@ execute(TfState *st, TrFn *fn, TrConcreteFn *cf, PyObject *const *bound)
       }
     }
     if (direct)
-      return run_plan(st, fn, c, ins, n, NULL);
+      return run_with_events(st, fn, cf, ins, n, NULL);
   }
   OperandVec in;
   operand_vec_init(&in);
@@ -1991,7 +2000,13 @@ call_site(TfState *st, TrCallSite *site)
     site->file = file;
   else
     PyErr_Clear();
-  site->line = PyFrame_GetLineNumber(frame);
+  int lasti = PyFrame_GetLasti(frame);
+  if (st->site_code != (PyObject *)code || st->site_lasti != lasti) {
+    Py_XSETREF(st->site_code, Py_NewRef(code));
+    st->site_lasti = lasti;
+    st->site_line = PyFrame_GetLineNumber(frame);
+  }
+  site->line = st->site_line;
   return code;
 }
 

@@ -407,6 +407,7 @@ tf_module_clear(PyObject *module)
     parts[i].clear(st);
   Py_CLEAR(st->file_names);
   Py_CLEAR(st->cell_names);
+  Py_CLEAR(st->site_code);
   Py_CLEAR(st->site_filename);
   g_clear_pointer(&st->breakpoints, g_hash_table_unref);
   return 0;

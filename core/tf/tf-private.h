@@ -98,6 +98,11 @@ typedef struct {
   const char *site_file;    /* that name, interned (node_site in tf-module.c) */
   bool warnings_subscribed; /* the retracing warning is printed to sys.stderr */
   TrFn *eager_fn;           /* the Function whose body runs eagerly now (its tf.print events) */
+  /* The last call site's line (call_site): a loop's calls come from one instruction, and
+   * finding a line walks the code's line table. The code is held so its address stays its. */
+  PyObject *site_code;
+  int site_lasti;
+  int site_line;
 
   /* tf-module.c: breakpoints a host's debugger set (tf_module_set_breakpoints) */
   GHashTable *breakpoints; /* code file name (char *, owned) -> TfBreakpoints (owned), or NULL */

@@ -585,17 +585,33 @@ tr_fn_generalize(const TrFn *fn, const TrTraceSig *args)
 
 /* ---- the call life cycle ---- */
 
+/* A call's event as a view (tr_event_bus_emit_view): on the stack, its strings the Function's
+ * and the call's, so that a cached call's events cost no allocation. */
+static void
+call_view(TrEvent *ev, const TrFn *fn, const TrFnCall *call, TrEventKind kind)
+{
+  memset(ev, 0, sizeof *ev);
+  ev->kind = kind;
+  ev->ok = true;
+  ev->fn_id = (gint64)fn->id;
+  ev->fn_name = fn->name;
+  ev->file = call->file;
+  ev->line = call->line;
+  ev->cell = call->cell;
+  ev->outcome = call->outcome;
+  ev->cf_id = call->concrete ? (gint64)call->concrete->id : 0;
+}
+
 static void
 emit_call(TrFn *fn, TrFnCall *call)
 {
   if (!tr_event_bus_wants(fn->reg->bus, TR_EVENT_CALL))
     return;
-  TrEvent *ev = call_event(fn, call, TR_EVENT_CALL);
-  ev->outcome = call->outcome;
-  ev->cf_id = call->concrete ? (gint64)call->concrete->id : 0;
-  ev->candidates = call->n_candidates;
-  ev->reason = g_strdup(call->reason);
-  tr_event_bus_emit(fn->reg->bus, ev);
+  TrEvent ev;
+  call_view(&ev, fn, call, TR_EVENT_CALL);
+  ev.candidates = call->n_candidates;
+  ev.reason = call->reason;
+  tr_event_bus_emit_view(fn->reg->bus, &ev);
 }
 
 static void
@@ -786,12 +802,12 @@ tr_fn_call_end(TrFn *fn, TrFnCall *call, bool ok)
     tr_fn_trace_abort(fn, call);
   if (!call->incompatible && call->request == TR_FN_REQUEST_CALL &&
       tr_event_bus_wants(fn->reg->bus, TR_EVENT_CALL_END)) {
-    TrEvent *ev = call_event(fn, call, TR_EVENT_CALL_END);
-    ev->outcome = call->outcome;
-    ev->cf_id = call->concrete ? (gint64)call->concrete->id : 0;
-    ev->dur_ns = tr_event_bus_now(fn->reg->bus) - call->start_ns;
-    ev->ok = ok;
-    tr_event_bus_emit(fn->reg->bus, ev);
+    TrEvent ev;
+    call_view(&ev, fn, call, TR_EVENT_CALL_END);
+    ev.ts_ns = tr_event_bus_now(fn->reg->bus);
+    ev.dur_ns = ev.ts_ns - call->start_ns;
+    ev.ok = ok;
+    tr_event_bus_emit_view(fn->reg->bus, &ev);
   }
   tr_trace_sig_unref(call->args);
   tr_trace_sig_unref(call->trace_sig);
@@ -871,6 +887,23 @@ tr_fn_incompatible_message(const TrFn *fn, const char *const *input_strs, int n_
   return g_string_free(s, FALSE);
 }
 
+/* A cache hit's event as a view, its strings the Function's and the site's (borrowed). */
+static void
+hit_view(TrEvent *ev, const TrFn *fn, const TrConcreteFn *cf, const TrCallSite *site,
+         TrEventKind kind)
+{
+  memset(ev, 0, sizeof *ev);
+  ev->kind = kind;
+  ev->ok = true;
+  ev->fn_id = (gint64)fn->id;
+  ev->fn_name = fn->name;
+  ev->file = (char *)site->file;
+  ev->line = site->line;
+  ev->cell = site->cell;
+  ev->outcome = TR_OUTCOME_HIT;
+  ev->cf_id = (gint64)cf->id;
+}
+
 gint64
 tr_fn_hit_begin(TrFn *fn, TrConcreteFn *cf, const TrCallSite *site, const char *reason,
                 int n_candidates)
@@ -884,13 +917,13 @@ tr_fn_hit_begin(TrFn *fn, TrConcreteFn *cf, const TrCallSite *site, const char *
   g_mutex_unlock(&fn->reg->lock);
   TrEventBus *bus = fn->reg->bus;
   if (tr_event_bus_wants(bus, TR_EVENT_CALL)) {
-    TrEvent *ev = fn_event(fn, TR_EVENT_CALL);
-    tr_event_set_site(ev, site->file, site->line, site->cell);
-    ev->outcome = TR_OUTCOME_HIT;
-    ev->cf_id = (gint64)cf->id;
-    ev->candidates = n_candidates;
-    ev->reason = g_strdup(reason);
-    tr_event_bus_emit(bus, ev);
+    TrEvent ev;
+    hit_view(&ev, fn, cf, site, TR_EVENT_CALL);
+    ev.candidates = n_candidates;
+    ev.reason = (char *)reason;
+    tr_event_bus_emit_view(bus, &ev);
+    if (tr_event_bus_wants(bus, TR_EVENT_CALL_END))
+      return ev.ts_ns; /* the call starts when its call event says */
   }
   return tr_event_bus_wants(bus, TR_EVENT_CALL_END) ? tr_event_bus_now(bus) : 0;
 }
@@ -902,11 +935,10 @@ tr_fn_hit_end(TrFn *fn, TrConcreteFn *cf, const TrCallSite *site, gint64 start_n
   TrEventBus *bus = fn->reg->bus;
   if (!tr_event_bus_wants(bus, TR_EVENT_CALL_END))
     return;
-  TrEvent *ev = fn_event(fn, TR_EVENT_CALL_END);
-  tr_event_set_site(ev, site->file, site->line, site->cell);
-  ev->outcome = TR_OUTCOME_HIT;
-  ev->cf_id = (gint64)cf->id;
-  ev->dur_ns = start_ns ? tr_event_bus_now(bus) - start_ns : 0;
-  ev->ok = ok;
-  tr_event_bus_emit(bus, ev);
+  TrEvent ev;
+  hit_view(&ev, fn, cf, site, TR_EVENT_CALL_END);
+  ev.ts_ns = tr_event_bus_now(bus);
+  ev.dur_ns = start_ns ? ev.ts_ns - start_ns : 0;
+  ev.ok = ok;
+  tr_event_bus_emit_view(bus, &ev);
 }

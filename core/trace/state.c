@@ -2,6 +2,7 @@
  * (see tr-state.h). Each event kind that changes the model has one applier in a table indexed
  * by kind; the others only advance the sequence number and the kept window. */
 #include "tr-state.h"
+#include "tr-event-log.h"
 
 #include <string.h>
 
@@ -13,11 +14,9 @@ struct _TrState {
   guint keep_cells;      /* cells kept (G_MAXUINT: all) */
   guint64 cells_dropped; /* cells dropped from the front of `cells` so far */
   GPtrArray *variables;  /* TrStateVariable*, owned */
-  GPtrArray *events;     /* TrEvent*, owned references, oldest first */
+  TrEventLog *events;    /* the kept events, oldest first */
   guint keep;            /* events kept (at least the last `keep`) */
-  guint64 dropped;       /* events dropped from the front of `events` so far */
-  gsize event_bytes;     /* tr_event_size() of the kept events */
-  gsize max_event_bytes; /* the most event bytes kept (G_MAXSIZE: no bound) */
+  gsize max_event_bytes; /* the most event bytes kept (tr_event_log_event_bytes; G_MAXSIZE: none) */
   guint64 last_seq;      /* last sequence number applied */
   gint64 last_ts;        /* its time */
   guint64 n_applied;     /* events applied in all */
@@ -90,7 +89,7 @@ tr_state_new(guint keep_events)
   s->cf_by_id = g_hash_table_new(g_int64_hash, g_int64_equal);
   s->cells = g_ptr_array_new_with_free_func((GDestroyNotify)cell_free);
   s->variables = g_ptr_array_new_with_free_func((GDestroyNotify)variable_free);
-  s->events = g_ptr_array_new_with_free_func((GDestroyNotify)tr_event_unref);
+  s->events = tr_event_log_new();
   s->keep = keep_events;
   s->keep_cells = G_MAXUINT;
   s->max_event_bytes = G_MAXSIZE;
@@ -115,7 +114,7 @@ tr_state_free(TrState *state)
   g_ptr_array_unref(state->functions);
   g_ptr_array_unref(state->cells);
   g_ptr_array_unref(state->variables);
-  g_ptr_array_unref(state->events);
+  tr_event_log_free(state->events);
   g_clear_pointer(&state->paused, tr_event_unref);
   g_free(state);
 }
@@ -338,39 +337,29 @@ static const Applier appliers[TR_EVENT_N_KINDS] = {
     [TR_EVENT_DEBUGGER_CONTINUED] = apply_debugger_continued,
 };
 
-/* Drop the `n` oldest kept events. */
-static void
-drop_events(TrState *s, guint n)
-{
-  for (guint i = 0; i < n; i++)
-    s->event_bytes -= tr_event_size(s->events->pdata[i]);
-  g_ptr_array_remove_range(s->events, 0, n);
-  s->dropped += n;
-}
-
-/* Keeps `ev`, dropping the oldest in one go once the window is a sixteenth over its size (in
- * count or bytes): a drop is paid for at once by whoever applies the event (a viewer's main
- * loop), so drops are kept small. */
+/* Keeps `ev` (a compact copy), dropping the oldest in one go once the window is a sixteenth
+ * over its size (in count or bytes): a drop is paid for at once by whoever applies the event (a
+ * viewer's main loop), so drops are kept small. */
 static void
 keep_event(TrState *s, const TrEvent *ev)
 {
   if (s->keep == 0)
     return;
-  g_ptr_array_add(s->events, tr_event_ref((TrEvent *)ev));
-  s->event_bytes += tr_event_size(ev);
+  tr_event_log_append(s->events, ev);
+  guint64 n = tr_event_log_length(s->events);
   if (s->keep != G_MAXUINT) {
     guint slack = MAX(s->keep / 16, 16);
-    if (s->events->len > s->keep + slack)
-      drop_events(s, s->events->len - s->keep);
+    if (n > (guint64)s->keep + slack)
+      tr_event_log_drop_front(s->events, n - s->keep);
   }
-  if (s->max_event_bytes != G_MAXSIZE &&
-      s->event_bytes > s->max_event_bytes + s->max_event_bytes / 16) {
-    guint n = 0;
-    gsize freed = 0;
-    while (n + 1 < s->events->len && s->event_bytes - freed > s->max_event_bytes)
-      freed += tr_event_size(s->events->pdata[n++]);
-    drop_events(s, n);
-  }
+  if (s->max_event_bytes == G_MAXSIZE)
+    return;
+  gsize bytes = tr_event_log_event_bytes(s->events);
+  if (bytes <= s->max_event_bytes + s->max_event_bytes / 16)
+    return;
+  n = tr_event_log_length(s->events);
+  guint64 drop = tr_event_log_front_for_bytes(s->events, bytes - s->max_event_bytes);
+  tr_event_log_drop_front(s->events, MIN(drop, n - 1));
 }
 
 bool
@@ -451,8 +440,8 @@ tr_state_variables(const TrState *state)
   return state->variables;
 }
 
-GPtrArray *
-tr_state_events(const TrState *state)
+const TrEventLog *
+tr_state_event_log(const TrState *state)
 {
   return state->events;
 }
@@ -466,28 +455,21 @@ tr_state_n_applied(const TrState *state)
 guint64
 tr_state_events_dropped(const TrState *state)
 {
-  return state->dropped;
+  return tr_event_log_dropped(state->events);
+}
+
+guint64
+tr_state_events_missing(const TrState *state)
+{
+  if (tr_event_log_length(state->events) == 0)
+    return state->last_seq;
+  return tr_event_log_seq(state->events, 0) - 1;
 }
 
 guint64
 tr_state_cells_dropped(const TrState *state)
 {
   return state->cells_dropped;
-}
-
-/* Index of the first kept event numbered above `seq` (events->len if none). */
-static guint
-first_above(const TrState *s, guint64 seq)
-{
-  guint lo = 0, hi = s->events->len;
-  while (lo < hi) {
-    guint mid = lo + (hi - lo) / 2;
-    if (((TrEvent *)s->events->pdata[mid])->seq <= seq)
-      lo = mid + 1;
-    else
-      hi = mid;
-  }
-  return lo;
 }
 
 GPtrArray *
@@ -497,14 +479,15 @@ tr_state_events_since(const TrState *state, guint64 seq)
   GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify)tr_event_unref);
   if (seq >= state->last_seq)
     return out;
-  guint i = first_above(state, seq);
+  guint64 n = tr_event_log_length(state->events);
+  guint64 i = tr_event_log_index_after(state->events, seq);
   /* Every event from seq + 1 on must still be here. */
-  if (i >= state->events->len || ((TrEvent *)state->events->pdata[i])->seq != seq + 1) {
+  if (i >= n || tr_event_log_seq(state->events, i) != seq + 1) {
     g_ptr_array_unref(out);
     return NULL;
   }
-  for (; i < state->events->len; i++)
-    g_ptr_array_add(out, tr_event_ref(state->events->pdata[i]));
+  for (; i < n; i++)
+    g_ptr_array_add(out, tr_event_log_get(state->events, i));
   return out;
 }
 
@@ -628,9 +611,10 @@ tr_state_to_json(const TrState *state, guint max_events)
                                     str_or_null(v->shape), "cell", (json_int_t)v->cell));
   }
   json_t *events = json_array();
-  guint n = state->events->len;
-  for (guint i = n > max_events ? n - max_events : 0; i < n; i++)
-    json_array_append_new(events, tr_event_to_json(state->events->pdata[i]));
+  guint64 n = tr_event_log_length(state->events);
+  TrEvent scratch;
+  for (guint64 i = n > max_events ? n - max_events : 0; i < n; i++)
+    json_array_append_new(events, tr_event_to_json(tr_event_log_peek(state->events, i, &scratch)));
   json_t *root =
       json_pack("{s:i, s:I, s:I, s:I, s:b, s:I}", "version", 1, "seq", (json_int_t)state->last_seq,
                 "ts_ns", (json_int_t)state->last_ts, "n_applied", (json_int_t)state->n_applied,

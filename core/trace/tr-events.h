@@ -8,8 +8,8 @@
  *
  * A bus delivers each event to its subscribers synchronously, in sequence order, on the thread
  * that emitted it (emission is serialised by a lock, so sequence numbers and delivery order
- * agree across threads). The bus keeps every event it has emitted (or the last `limit`) so a
- * subscriber that attaches late can replay them first.
+ * agree across threads). The bus keeps every event it has emitted (or the last `limit`), in a
+ * TrEventLog (tr-event-log.h), so a subscriber that attaches late can replay them first.
  */
 #pragma once
 
@@ -189,6 +189,9 @@ typedef struct {
 /* A blank event of a kind (strings NULL, numbers 0, ok TRUE). Transfer full. */
 TrEvent *tr_event_new(TrEventKind kind);
 TrEvent *tr_event_ref(TrEvent *ev);
+/* A new event with the same fields, its strings and causes copied (from an event or a view).
+ * Transfer full. */
+TrEvent *tr_event_copy(const TrEvent *ev);
 void tr_event_unref(TrEvent *ev);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC(TrEvent, tr_event_unref)
 
@@ -204,6 +207,13 @@ void tr_event_set_site(TrEvent *ev, const char *file, int line, gint64 cell);
 json_t *tr_event_to_json(const TrEvent *ev);
 /* One line of JSON, without the newline. Transfer full. */
 char *tr_event_to_json_line(const TrEvent *ev);
+/* Append the same line to `out`: the text of tr_event_to_json written without building a JSON
+ * tree (what a saved or published stream of a million events needs). */
+void tr_event_append_json(GString *out, const TrEvent *ev);
+/* JSON values as that writer writes them: an integer; a string (NULL: null), escaped with
+ * non-ASCII characters as \uXXXX. */
+void tr_json_append_int(GString *out, gint64 v);
+void tr_json_append_string(GString *out, const char *s);
 /* Errors in event JSON that came from outside (another process, a file). */
 #define TR_EVENTS_ERROR (tr_events_error_quark())
 GQuark tr_events_error_quark(void);
@@ -241,6 +251,10 @@ guint tr_event_bus_subscribe(TrEventBus *bus, TrEventFunc func, gpointer user_da
 /* As tr_event_bus_subscribe, for the kinds whose bit (1 << kind) is set in `kinds`. */
 guint tr_event_bus_subscribe_kinds(TrEventBus *bus, guint64 kinds, TrEventFunc func,
                                    gpointer user_data, GDestroyNotify destroy, bool replay);
+/* As tr_event_bus_subscribe_kinds, for a subscriber that keeps (refs) only events of the kinds
+ * set in `keeps`: it may be given views of the others (see tr_event_bus_emit_view). */
+guint tr_event_bus_subscribe_full(TrEventBus *bus, guint64 kinds, guint64 keeps, TrEventFunc func,
+                                  gpointer user_data, GDestroyNotify destroy, bool replay);
 void tr_event_bus_unsubscribe(TrEventBus *bus, guint id);
 /* Whether an event of `kind` would be kept or delivered: emitters may skip making events
  * nobody wants (no history kept, no subscriber for the kind). Lock-free. */
@@ -254,6 +268,12 @@ bool tr_event_bus_carries_graphs(TrEventBus *bus);
 /* Stamp `ev` with the next sequence number and the time, keep it, deliver it. Takes ownership
  * of the caller's reference. Returns the sequence number. */
 guint64 tr_event_bus_emit(TrEventBus *bus, TrEvent *ev);
+/* As tr_event_bus_emit for a view: an event the caller owns (on its stack, say, its refcount
+ * 0 and its strings borrowed), stamped here and delivered as it is to subscribers that do not
+ * keep its kind, so that emitting a call's events allocates nothing when nobody keeps them. A
+ * subscriber that may keep it gets a copy (tr_event_copy). A view's ts_ns may be set to a
+ * tr_event_bus_now() the emitter has just read (the end of the span it closes), else 0. */
+guint64 tr_event_bus_emit_view(TrEventBus *bus, TrEvent *view);
 
 /* Chrome/Perfetto trace-event JSON ({"traceEvents": [...]}) for a list of events: cells as
  * slices on lane 0, calls, traces and graph executions as complete ("X") events on one lane

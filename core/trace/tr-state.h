@@ -26,6 +26,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "tr-event-log.h"
 #include "tr-events.h"
 
 G_BEGIN_DECLS
@@ -100,7 +101,7 @@ typedef struct _TrState TrState;
  * cell. */
 TrState *tr_state_new(guint keep_events);
 /* Bound what the state keeps: at most `keep_cells` cells (G_MAXUINT: all) and about
- * `event_bytes` bytes of events (tr_event_size; G_MAXSIZE: no bound), the oldest dropped
+ * `event_bytes` bytes of events (tr_event_log_event_bytes; G_MAXSIZE: no bound), the oldest dropped
  * first. */
 void tr_state_set_limits(TrState *state, guint keep_cells, gsize event_bytes);
 void tr_state_free(TrState *state);
@@ -131,13 +132,16 @@ TrStateTrace *tr_state_trace(const TrState *state, gint64 cf_id); /* NULL if unk
 GPtrArray *tr_state_cells(const TrState *state);                  /* TrStateCell*, borrowed */
 GPtrArray *tr_state_variables(const TrState *state);              /* TrStateVariable* */
 
-/* The kept events, oldest first (TrEvent*, borrowed array). */
-GPtrArray *tr_state_events(const TrState *state);
+/* The kept events, oldest first, compactly (tr-event-log.h; borrowed). */
+const TrEventLog *tr_state_event_log(const TrState *state);
 /* How many events were applied in all (kept or not). */
 guint64 tr_state_n_applied(const TrState *state);
 /* How many kept events have been dropped from the front of the window so far (the window
- * drops the oldest in batches, once it is a sixteenth over `keep_events`). */
+ * drops the oldest in batches, once it is a sixteenth over `keep_events` or its bytes). */
 guint64 tr_state_events_dropped(const TrState *state);
+/* How many events of the session the window lacks: those numbered before its oldest, whether
+ * this state dropped them or its snapshot came without them (what a viewer says it lost). */
+guint64 tr_state_events_missing(const TrState *state);
 /* How many cells have been dropped from the front so far (tr_state_set_limits), this state's
  * own and those its snapshot had dropped. */
 guint64 tr_state_cells_dropped(const TrState *state);

@@ -198,6 +198,19 @@ td_timeline_get_follow(TdTimeline *self)
   return self->follow;
 }
 
+char *
+td_timeline_get_notice(TdTimeline *self)
+{
+  g_return_val_if_fail(TD_IS_TIMELINE(self), NULL);
+  if (!self->store)
+    return NULL;
+  guint64 missing = tr_state_events_missing(td_store_get_state(self->store));
+  if (missing == 0)
+    return NULL;
+  return g_strdup_printf("%" G_GUINT64_FORMAT " earlier event%s not kept (not shown, not exported)",
+                         missing, missing == 1 ? "" : "s");
+}
+
 TdStore *
 td_timeline_get_store(TdTimeline *self)
 {
@@ -219,9 +232,10 @@ reindex(TdTimeline *self)
 {
   td_tl_index_clear(self->index);
   if (self->store) {
-    GPtrArray *events = tr_state_events(td_store_get_state(self->store));
-    for (guint i = 0; i < events->len; i++)
-      td_tl_index_add(self->index, events->pdata[i]);
+    const TrEventLog *events = tr_state_event_log(td_store_get_state(self->store));
+    TrEvent scratch;
+    for (guint64 i = 0, n = tr_event_log_length(events); i < n; i++)
+      td_tl_index_add(self->index, tr_event_log_peek(events, i, &scratch));
   }
   self->fitted = true;
   self->follow = true;
@@ -239,12 +253,14 @@ static void
 on_events_changed(TdStore *store, guint n_removed_front, guint n_added_back, gpointer user_data)
 {
   TdTimeline *self = TD_TIMELINE(user_data);
-  GPtrArray *events = tr_state_events(td_store_get_state(store));
-  guint n = MIN(n_added_back, events->len);
-  for (guint i = events->len - n; i < events->len; i++)
-    td_tl_index_add(self->index, events->pdata[i]);
-  if (n_removed_front > 0 && events->len > 0)
-    td_tl_index_drop_before(self->index, ((const TrEvent *)events->pdata[0])->ts_ns);
+  const TrEventLog *events = tr_state_event_log(td_store_get_state(store));
+  guint64 len = tr_event_log_length(events);
+  guint64 n = MIN(n_added_back, len);
+  TrEvent scratch;
+  for (guint64 i = len - n; i < len; i++)
+    td_tl_index_add(self->index, tr_event_log_peek(events, i, &scratch));
+  if (n_removed_front > 0 && len > 0)
+    td_tl_index_drop_before(self->index, tr_event_log_peek(events, 0, &scratch)->ts_ns);
   gtk_widget_queue_draw(GTK_WIDGET(self));
 }
 
@@ -818,6 +834,9 @@ td_timeline_snapshot(GtkWidget *widget, GtkSnapshot *snapshot)
   draw_lanes(self, &f);
   if (td_tl_index_n_lanes(self->index) == 0)
     draw_text(self, &f, "No calls of traced functions yet", LABEL_W + 8, HEADER_H + 6, 0, 0.6f);
+  g_autofree char *notice = td_timeline_get_notice(self);
+  if (notice) /* what is not shown, at the bottom: the window's limit was reached */
+    draw_text(self, &f, notice, LABEL_W + 8, f.height - 20, f.width - LABEL_W - 16, 0.75f);
   gtk_snapshot_pop(snapshot);
 }
 

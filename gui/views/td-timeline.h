@@ -43,6 +43,10 @@ void td_timeline_fit_all(TdTimeline *self);
 gboolean td_timeline_get_fitted(TdTimeline *self);
 /* Whether the view keeps the newest events in sight. */
 gboolean td_timeline_get_follow(TdTimeline *self);
+/* What the timeline says it does not show, or NULL: when the store's window lacks the
+ * session's first events (dropped past its limit, or before a late attach's snapshot),
+ * "N earlier events not kept …", drawn at its bottom. Transfer full. */
+char *td_timeline_get_notice(TdTimeline *self);
 /* The tooltip text for a point of the widget, or NULL. Transfer full. */
 char *td_timeline_describe_at(TdTimeline *self, double x, double y);
 

@@ -1,5 +1,6 @@
 /* test-store.c — TdStore: batches of events become one round of signals and list-model
  * changes; a snapshot replaces everything. No display needed (GIO only). */
+#include "td-client.h"
 #include "td-store.h"
 
 #include <glib/gstdio.h>
@@ -264,6 +265,36 @@ test_functions_join_in_groups(void)
   g_assert_cmpuint(g_list_model_get_n_items(td_store_get_functions(at_once)), ==, 30);
 }
 
+/* A window keeps a long session whole (it kept 250,000 events), as 32-byte records, and its
+ * events model hands out each of them. */
+static void
+test_keeps_long_session(void)
+{
+  g_autoptr(TdStore) store = td_store_new(TD_CLIENT_KEEP_EVENTS);
+  guint64 first = next_seq + 1;
+  const guint n_calls = 150000;
+  for (guint done = 0; done < n_calls; done += 10000) {
+    g_autoptr(GPtrArray) batch = calls(1, 10000, done == 0);
+    td_store_apply_events(store, batch);
+  }
+  TrState *state = td_store_get_state(store);
+  const TrEventLog *log = tr_state_event_log(state);
+  g_assert_cmpuint(tr_event_log_length(log), ==, 2 * n_calls);
+  g_assert_cmpuint(tr_state_events_dropped(state), ==, 0);
+  g_assert_cmpuint(tr_state_events_missing(state), ==, first - 1);
+  g_assert_cmpuint(tr_event_log_event_bytes(log) / tr_event_log_length(log), <=, 32);
+  GListModel *model = td_store_get_events(store);
+  g_assert_cmpuint(g_list_model_get_n_items(model), ==, 2 * n_calls);
+  g_autoptr(TdEventItem) oldest = g_list_model_get_item(model, 0);
+  g_assert_cmpuint(td_event_item_get_event(oldest)->seq, ==, first);
+  g_autoptr(TdEventItem) newest = g_list_model_get_item(model, 2 * n_calls - 1);
+  const TrEvent *ev = td_event_item_get_event(newest);
+  g_assert_cmpuint(ev->seq, ==, next_seq);
+  g_assert_cmpint(ev->kind, ==, TR_EVENT_CALL_END);
+  g_assert_cmpstr(ev->fn_name, ==, "f1");
+  g_assert_cmpint(ev->dur_ns, ==, 500);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -273,5 +304,6 @@ main(int argc, char **argv)
   g_test_add_func("/gui/store/window-drops-oldest", test_window_drops);
   g_test_add_func("/gui/store/load-snapshot-and-export", test_load_and_export);
   g_test_add_func("/gui/store/function-interval", test_function_interval);
+  g_test_add_func("/gui/store/keeps-long-session", test_keeps_long_session);
   return g_test_run();
 }

@@ -4,6 +4,7 @@
 #include "td-graph-view.h"
 #include "td-timeline.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
 
 /* Run the main loop until `done(data)` or `seconds` pass; returns done(data). */
@@ -520,6 +521,43 @@ test_graph_view_drag_and_counts(void)
   g_clear_pointer(&activated_node, g_free);
 }
 
+/* A store whose window dropped its oldest events: the timeline says how many it lacks, and the
+ * Perfetto export starts by saying so too. */
+static void
+test_timeline_says_what_was_dropped(void)
+{
+  next_seq = 0; /* a session of its own: events numbered from 1 */
+  g_autoptr(TdStore) store = td_store_new(100);
+  GtkWidget *timeline = td_timeline_new();
+  td_timeline_set_store(TD_TIMELINE(timeline), store);
+  g_assert_null(td_timeline_get_notice(TD_TIMELINE(timeline)));
+  g_autoptr(GPtrArray) batch = g_ptr_array_new_with_free_func((GDestroyNotify)tr_event_unref);
+  for (int i = 0; i < 500; i++)
+    add_call(batch, 1, 1000 + i * 5000, 2000, TR_OUTCOME_HIT);
+  td_store_apply_events(store, batch);
+  guint64 missing = tr_state_events_missing(td_store_get_state(store));
+  g_assert_cmpuint(missing, >=, 1000 - 100 - 100 / 16 - 16);
+  g_assert_cmpuint(missing, ==, tr_state_events_dropped(td_store_get_state(store)));
+  g_autofree char *notice = td_timeline_get_notice(TD_TIMELINE(timeline));
+  g_autofree char *want = g_strdup_printf("%" G_GUINT64_FORMAT " earlier events not kept", missing);
+  g_assert_true(g_str_has_prefix(notice, want));
+  GtkWidget *window = window_with(timeline, 800, 200);
+  int w, h;
+  g_autofree guint32 *pixels = render(timeline, &w, &h);
+  g_assert_cmpuint(count_drawn(pixels, w * h), >, 100);
+
+  g_autofree char *path = g_build_filename(g_get_tmp_dir(), "trellis-test-dropped.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_assert_true(td_store_export_perfetto(store, path, &error));
+  g_autofree char *text = NULL;
+  g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+  g_autofree char *said =
+      g_strdup_printf("\"%" G_GUINT64_FORMAT " earlier events dropped\"", missing);
+  g_assert_nonnull(strstr(text, said));
+  g_unlink(path);
+  gtk_window_destroy(GTK_WINDOW(window));
+}
+
 /* A big graph's scopes are boxes: a double-click on one opens it (laid out again, in the
  * worker), C closes every scope again, another trace starts with its scopes closed. */
 static void
@@ -612,6 +650,7 @@ main(int argc, char **argv)
   gtk_init();
   g_test_add_func("/views/timeline/renders-store-and-follows", test_timeline_renders_store);
   g_test_add_func("/views/timeline/keys-zoom-limits-idle-gaps", test_timeline_keys_and_limits);
+  g_test_add_func("/views/timeline/says-what-was-dropped", test_timeline_says_what_was_dropped);
   g_test_add_func("/views/graph-view/lays-out-caches-searches", test_graph_view_renders_graph);
   g_test_add_func("/views/graph-view/drag-and-search-counts", test_graph_view_drag_and_counts);
   g_test_add_func("/views/graph-view/name-scopes-open-and-close", test_graph_view_scopes);

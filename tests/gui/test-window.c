@@ -111,11 +111,23 @@ eager_on(TdWindow *win, GtkSwitch *sw)
   return session_eager(win) && gtk_switch_get_state(sw);
 }
 
+/* The events a store keeps, as TrEvents of their own (its window holds compact records).
+ * Transfer full. */
+static GPtrArray *
+kept_events(TdStore *store)
+{
+  const TrEventLog *log = tr_state_event_log(td_store_get_state(store));
+  GPtrArray *out = g_ptr_array_new_with_free_func((GDestroyNotify)tr_event_unref);
+  for (guint64 i = 0, n = tr_event_log_length(log); i < n; i++)
+    g_ptr_array_add(out, tr_event_log_get(log, i));
+  return out;
+}
+
 /* Counts eager_mode events that reached the window's store. */
 static guint
 eager_events(TdWindow *win)
 {
-  GPtrArray *events = tr_state_events(td_store_get_state(td_window_get_store(win)));
+  g_autoptr(GPtrArray) events = kept_events(td_window_get_store(win));
   guint n = 0;
   for (guint i = 0; i < events->len; i++)
     n += ((TrEvent *)events->pdata[i])->kind == TR_EVENT_EAGER_TOGGLED;
@@ -252,7 +264,8 @@ test_hidden_log_waits(void)
   g_assert_false(gtk_widget_get_mapped(GTK_WIDGET(log)));
   g_assert_cmpuint(n_rows(log), ==, 0);
 
-  guint n_events = tr_state_events(td_store_get_state(td_window_get_store(win)))->len;
+  guint n_events =
+      (guint)tr_event_log_length(tr_state_event_log(td_store_get_state(td_window_get_store(win))));
   g_assert_cmpuint(n_events, >, 0);
   g_assert_true(gtk_widget_activate_action(GTK_WIDGET(win), "win.search", NULL));
   while (n_rows(log) < n_events) {
@@ -264,7 +277,7 @@ test_hidden_log_waits(void)
   g_assert_cmpuint(n_rows(log), ==, n_events);
 
   /* The newest event's row, in view at the bottom, shows its number, kind and Function. */
-  GPtrArray *events = tr_state_events(td_store_get_state(td_window_get_store(win)));
+  g_autoptr(GPtrArray) events = kept_events(td_window_get_store(win));
   const TrEvent *newest = events->pdata[events->len - 1];
   g_autofree char *text = NULL;
   while (!(text = row_text(GTK_WIDGET(log), newest->seq))) {
@@ -504,7 +517,7 @@ test_log_rows(void)
     g_main_context_iteration(NULL, TRUE);
   }
   TdStore *store = td_window_get_store(win);
-  GPtrArray *events = tr_state_events(td_store_get_state(store));
+  g_autoptr(GPtrArray) events = kept_events(store);
   gint64 fn_id = 0, cf_id = 0;
   for (guint i = 0; i < events->len; i++) {
     const TrEvent *ev = events->pdata[i];

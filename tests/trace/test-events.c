@@ -1,5 +1,6 @@
 /* test-events.c — the event bus, its JSON and Perfetto forms, and the per-call-site report. */
 #include "test-trace.h"
+#include "tr-event-log.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
@@ -276,9 +277,302 @@ test_report_per_call_site(TtFixture *fx, gconstpointer data)
   g_assert_cmpstr(live_text, ==, report);
 }
 
+/* A log gives back every event as it was: the same JSON line, from a view and from a copy,
+ * and its JSON-lines file is those lines. */
+static void
+test_log_same_events(TtFixture *fx, gconstpointer data)
+{
+  run_session(fx);
+  g_autoptr(TrEventLog) log = tr_event_log_new();
+  for (guint i = 0; i < fx->events->len; i++)
+    tr_event_log_append(log, fx->events->pdata[i]);
+  g_assert_cmpuint(tr_event_log_length(log), ==, fx->events->len);
+  g_autoptr(GString) expected = g_string_new(NULL);
+  for (guint i = 0; i < fx->events->len; i++) {
+    g_autofree char *line = tr_event_to_json_line(fx->events->pdata[i]);
+    TrEvent scratch;
+    g_autofree char *viewed = tr_event_to_json_line(tr_event_log_peek(log, i, &scratch));
+    g_autoptr(TrEvent) got = tr_event_log_get(log, i);
+    g_autofree char *copied = tr_event_to_json_line(got);
+    g_assert_cmpstr(viewed, ==, line);
+    g_assert_cmpstr(copied, ==, line);
+    g_assert_cmpuint(tr_event_log_seq(log, i), ==, ((TrEvent *)fx->events->pdata[i])->seq);
+    g_string_append_printf(expected, "%s\n", line);
+  }
+  g_autofree char *path = g_build_filename(g_get_tmp_dir(), "trellis-test-log.jsonl", NULL);
+  g_autoptr(GError) error = NULL;
+  g_assert_true(tr_event_log_write_jsonl(log, 0, path, &error));
+  g_assert_no_error(error);
+  g_autofree char *text = NULL;
+  g_assert_true(g_file_get_contents(path, &text, NULL, NULL));
+  g_assert_cmpstr(text, ==, expected->str);
+  g_unlink(path);
+  g_assert_false(tr_event_log_write_jsonl(log, 0, "/nonexistent/dir/x.jsonl", &error));
+  g_assert_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+}
+
+/* A cached call's events take a record each (32 bytes), not a struct with copied strings. */
+static void
+test_log_compact(TtFixture *fx, gconstpointer data)
+{
+  g_autoptr(TrEventLog) log = tr_event_log_new();
+  g_autoptr(TrEvent) call = tr_event_new(TR_EVENT_CALL_END);
+  call->fn_id = 7;
+  call->fn_name = g_strdup("step");
+  tr_event_set_site(call, "<cell 12>", 40, 12);
+  call->outcome = TR_OUTCOME_HIT;
+  call->cf_id = 3;
+  call->dur_ns = 900;
+  g_autoptr(TrEvent) run = tr_event_new(TR_EVENT_GRAPH_EXEC_END);
+  run->fn_id = 7;
+  run->fn_name = g_strdup("step");
+  run->cf_id = 3;
+  run->graph_id = G_GINT64_CONSTANT(0x55d1c0ffee00); /* a Graph's address */
+  run->dur_ns = 700;
+  const guint n = 100000;
+  for (guint i = 0; i < n; i++) {
+    TrEvent *ev = i % 2 ? run : call;
+    ev->seq = i + 1;
+    ev->ts_ns = (gint64)i * 1000;
+    tr_event_log_append(log, ev);
+  }
+  gsize bytes = tr_event_log_bytes(log);
+  g_assert_cmpuint(bytes / n, <=, 40);
+  g_autoptr(TrEvent) back = tr_event_log_get(log, n - 1);
+  g_assert_cmpint(back->graph_id, ==, run->graph_id);
+  g_assert_cmpint(back->ts_ns, ==, (gint64)(n - 1) * 1000);
+  g_assert_cmpstr(back->fn_name, ==, "step");
+  /* A duration too long for a record and idle time between events still come back. */
+  call->seq = n + 1;
+  call->ts_ns = G_GINT64_CONSTANT(90) * 1000000000;
+  call->dur_ns = G_GINT64_CONSTANT(6) * 1000000000;
+  tr_event_log_append(log, call);
+  run->seq = n + 2;
+  run->ts_ns = G_GINT64_CONSTANT(9000) * 1000000000;
+  tr_event_log_append(log, run);
+  g_autoptr(TrEvent) long_call = tr_event_log_get(log, n);
+  g_assert_cmpint(long_call->dur_ns, ==, call->dur_ns);
+  g_assert_cmpint(long_call->ts_ns, ==, call->ts_ns);
+  g_autoptr(TrEvent) late = tr_event_log_get(log, n + 1);
+  g_assert_cmpint(late->ts_ns, ==, run->ts_ns);
+  g_assert_cmpuint(late->seq, ==, n + 2);
+}
+
+/* Dropping the oldest events keeps the rest readable and says how many went. */
+static void
+test_log_drop_front(TtFixture *fx, gconstpointer data)
+{
+  run_session(fx);
+  g_autoptr(TrEventLog) log = tr_event_log_new();
+  for (guint i = 0; i < fx->events->len; i++)
+    tr_event_log_append(log, fx->events->pdata[i]);
+  gsize before = tr_event_log_bytes(log);
+  g_assert_cmpuint(tr_event_log_front_for_bytes(log, 1), ==, 1);
+  g_assert_cmpuint(tr_event_log_front_for_bytes(log, G_MAXSIZE), ==, fx->events->len);
+  tr_event_log_drop_front(log, 5);
+  g_assert_cmpuint(tr_event_log_dropped(log), ==, 5);
+  g_assert_cmpuint(tr_event_log_length(log), ==, fx->events->len - 5);
+  g_assert_cmpuint(tr_event_log_bytes(log), <, before);
+  g_assert_cmpuint(tr_event_log_seq(log, 0), ==, 6);
+  g_assert_cmpuint(tr_event_log_index_after(log, 0), ==, 0);
+  g_assert_cmpuint(tr_event_log_index_after(log, 7), ==, 2);
+  g_assert_cmpuint(tr_event_log_index_after(log, fx->events->len), ==, fx->events->len - 5);
+  g_autoptr(TrEvent) first = tr_event_log_get(log, 0);
+  g_autofree char *a = tr_event_to_json_line(first);
+  g_autofree char *b = tr_event_to_json_line(fx->events->pdata[5]);
+  g_assert_cmpstr(a, ==, b);
+
+  /* The Perfetto form says how many were dropped, and names the lanes of the Functions whose
+   * function_created went with them. */
+  g_autoptr(GString) text = g_string_new(NULL);
+  tr_event_log_append_perfetto(log, tr_event_log_dropped(log), text);
+  json_error_t jerr;
+  json_t *doc = json_loads(text->str, 0, &jerr);
+  g_assert_nonnull(doc);
+  json_t *list = json_object_get(doc, "traceEvents");
+  gint64 dropped = -1;
+  guint lanes = 0;
+  size_t i;
+  json_t *e;
+  json_array_foreach(list, i, e)
+  {
+    if (g_strcmp0(json_string_value(json_object_get(e, "cat")), "dropped") == 0) {
+      dropped = json_integer_value(json_object_get(json_object_get(e, "args"), "dropped_events"));
+      g_assert_cmpstr(json_string_value(json_object_get(e, "name")), ==,
+                      "5 earlier events dropped");
+    }
+    lanes += g_strcmp0(json_string_value(json_object_get(e, "name")), "thread_name") == 0;
+  }
+  json_decref(doc);
+  g_assert_cmpint(dropped, ==, 5);
+  g_assert_cmpuint(lanes, ==, 3);
+
+  tr_event_log_drop_front(log, G_MAXUINT64);
+  g_assert_cmpuint(tr_event_log_length(log), ==, 0);
+  g_assert_cmpuint(tr_event_log_dropped(log), ==, fx->events->len);
+  tr_event_log_append(log, fx->events->pdata[0]);
+  g_assert_cmpuint(tr_event_log_length(log), ==, 1);
+}
+
+/* The direct JSON writer writes what jansson writes, escapes included. */
+static void
+test_json_escapes(TtFixture *fx, gconstpointer data)
+{
+  const char *texts[] = {"plain",
+                         "quote \" backslash \\ slash /",
+                         "tab\tnew\nline\r\b\f",
+                         "control \x01\x1f del \x7f",
+                         "caf\xc3\xa9 \xe2\x82\xac",
+                         "emoji \xf0\x9f\x98\x80",
+                         ""};
+  for (guint i = 0; i < G_N_ELEMENTS(texts); i++) {
+    g_autoptr(TrEvent) ev = tr_event_new(TR_EVENT_TF_PRINT);
+    ev->seq = 12345678901;
+    ev->ts_ns = -5;
+    ev->cell = G_MININT64;
+    ev->fn_id = G_MAXINT64;
+    ev->text = g_strdup(texts[i]);
+    json_t *o = tr_event_to_json(ev);
+    char *want = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
+    json_decref(o);
+    g_autofree char *got = tr_event_to_json_line(ev);
+    g_assert_cmpstr(got, ==, want);
+    free(want);
+  }
+}
+
+static void
+keep_event(const TrEvent *ev, gpointer data)
+{
+  g_ptr_array_add(data, tr_event_ref((TrEvent *)ev));
+}
+
+static void
+note_pointer(const TrEvent *ev, gpointer data)
+{
+  *(const TrEvent **)data = ev;
+}
+
+/* A view goes as it is to a subscriber that keeps nothing, and as a copy to one that keeps. */
+static void
+test_emit_view(TtFixture *fx, gconstpointer data)
+{
+  const TrEvent *seen = NULL;
+  guint64 all = G_MAXUINT64;
+  tr_event_bus_subscribe_full(fx->bus, all, 0, note_pointer, &seen, NULL, false);
+  char name[] = "f";
+  TrEvent view;
+  memset(&view, 0, sizeof view);
+  view.kind = TR_EVENT_CALL;
+  view.fn_id = 1;
+  view.fn_name = name;
+  guint64 seq = tr_event_bus_emit_view(fx->bus, &view);
+  g_assert_cmpuint(view.seq, ==, seq);
+  /* The fixture's subscriber keeps events: it got a copy, the other the view. */
+  g_assert_cmpuint(fx->events->len, ==, 1);
+  const TrEvent *kept = fx->events->pdata[0];
+  g_assert_true(seen == kept);
+  g_assert_true(kept != &view);
+  g_assert_true(kept->fn_name != name);
+  g_assert_cmpstr(kept->fn_name, ==, "f");
+  g_assert_cmpuint(kept->seq, ==, seq);
+
+  /* With no keeper left, the view itself is delivered; a span's end keeps its time. */
+  g_autoptr(TrEventBus) bus = tr_event_bus_new();
+  tr_event_bus_set_history_limit(bus, 0);
+  tr_event_bus_subscribe_full(bus, all, 0, note_pointer, &seen, NULL, false);
+  g_autoptr(GPtrArray) prints = g_ptr_array_new_with_free_func((GDestroyNotify)tr_event_unref);
+  tr_event_bus_subscribe_full(bus, G_GUINT64_CONSTANT(1) << TR_EVENT_TF_PRINT, all, keep_event,
+                              prints, NULL, false);
+  view.ts_ns = tr_event_bus_now(bus) + 1000000000;
+  tr_event_bus_emit_view(bus, &view);
+  g_assert_true(seen == &view);
+  g_assert_cmpint(view.ts_ns, >, 1000000000 - 1);
+  g_assert_cmpuint(prints->len, ==, 0);
+
+  /* A view too big for a log's record (a call of 10 s) is kept as a copy, not the view. */
+  g_autoptr(TrEventBus) logging = tr_event_bus_new();
+  g_autoptr(TrEventLog) log = tr_event_log_new();
+  tr_event_bus_subscribe_full(logging, all, 0, tr_event_log_event_func, log, NULL, false);
+  {
+    char site[] = "<cell 4>";
+    TrEvent end;
+    memset(&end, 0, sizeof end);
+    end.kind = TR_EVENT_CALL_END;
+    end.fn_id = 1;
+    end.fn_name = name;
+    end.file = site;
+    end.dur_ns = G_GINT64_CONSTANT(10000000000);
+    tr_event_bus_emit_view(logging, &end);
+    memset(&end, 0x5a, sizeof end); /* the view's memory is reused */
+    strcpy(site, "garbage");
+  }
+  g_autoptr(GPtrArray) history = tr_event_bus_get_history(logging);
+  g_assert_cmpuint(history->len, ==, 1);
+  const TrEvent *from_history = history->pdata[0];
+  g_assert_cmpint(from_history->dur_ns, ==, G_GINT64_CONSTANT(10000000000));
+  g_assert_cmpstr(from_history->file, ==, "<cell 4>");
+  g_autoptr(TrEvent) from_log = tr_event_log_get(log, 0);
+  g_assert_cmpstr(from_log->file, ==, "<cell 4>");
+}
+
+/* Files written while events come say what files written at the end say, across batches. */
+static void
+test_writer_streams(TtFixture *fx, gconstpointer data)
+{
+  run_session(fx);
+  /* Past a batch of the writer's: the session's calls again, numbered on. */
+  guint n_session = fx->events->len;
+  for (guint64 i = 0; fx->events->len < 40000; i++) {
+    TrEvent *ev = tr_event_copy(fx->events->pdata[i % n_session]);
+    ev->seq = fx->events->len + 1;
+    ev->ts_ns += (gint64)(i / n_session + 1) * 1000000000;
+    g_ptr_array_add(fx->events, ev);
+  }
+  g_autoptr(TrEventLog) log = tr_event_log_new();
+  g_autofree char *dir = g_dir_make_tmp("trellis-test-writer-XXXXXX", NULL);
+  g_autofree char *jsonl = g_build_filename(dir, "a.jsonl", NULL);
+  g_autofree char *trace = g_build_filename(dir, "a.json", NULL);
+  g_autofree char *jsonl_end = g_build_filename(dir, "b.jsonl", NULL);
+  g_autofree char *trace_end = g_build_filename(dir, "b.json", NULL);
+  TrEventWriter *w = tr_event_writer_new(jsonl, trace);
+  for (guint i = 0; i < fx->events->len; i++) {
+    tr_event_writer_event_func(fx->events->pdata[i], w);
+    tr_event_log_append(log, fx->events->pdata[i]);
+  }
+  g_autoptr(GError) error = NULL;
+  g_assert_true(tr_event_writer_finish(w, &error));
+  g_assert_no_error(error);
+  g_assert_true(tr_event_log_write_jsonl(log, 0, jsonl_end, NULL));
+  g_assert_true(tr_event_log_write_perfetto(log, 0, trace_end, NULL));
+  const char *pairs[][2] = {{jsonl, jsonl_end}, {trace, trace_end}};
+  for (guint i = 0; i < G_N_ELEMENTS(pairs); i++) {
+    g_autofree char *a = NULL, *b = NULL;
+    g_assert_true(g_file_get_contents(pairs[i][0], &a, NULL, NULL));
+    g_assert_true(g_file_get_contents(pairs[i][1], &b, NULL, NULL));
+    g_assert_cmpuint(strlen(a), >, 40000 * 50);
+    g_assert_true(strcmp(a, b) == 0);
+    g_unlink(pairs[i][0]);
+    g_unlink(pairs[i][1]);
+  }
+  g_rmdir(dir);
+
+  /* A file that cannot be written is an error at the end, the events dropped meanwhile. */
+  w = tr_event_writer_new("/nonexistent/dir/x.jsonl", NULL);
+  tr_event_writer_event_func(fx->events->pdata[0], w);
+  g_assert_false(tr_event_writer_finish(w, &error));
+  g_assert_error(error, G_FILE_ERROR, G_FILE_ERROR_NOENT);
+}
+
 void
 tt_add_event_tests(void)
 {
+  FX("/trace/event-log/writer-streams", test_writer_streams);
+  FX("/trace/event-log/same-events", test_log_same_events);
+  FX("/trace/event-log/compact-records", test_log_compact);
+  FX("/trace/event-log/drop-front", test_log_drop_front);
+  FX("/trace/events/json-like-jansson", test_json_escapes);
+  FX("/trace/events/emit-view", test_emit_view);
   FX("/trace/events/sequence-monotonic", test_sequence_monotonic);
   FX("/trace/events/json-roundtrip", test_json_roundtrip);
   FX("/trace/events/replay-late-subscriber", test_replay_late_subscriber);

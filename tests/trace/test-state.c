@@ -170,11 +170,14 @@ test_window(TtFixture *fx, gconstpointer data)
   run_session(fx);
   GPtrArray *evs = fx->events;
   g_autoptr(TrState) s = state_of(evs, 0, evs->len, tr_state_new(8));
-  GPtrArray *kept = tr_state_events(s);
-  g_assert_cmpuint(kept->len, >=, 8);
-  g_assert_cmpuint(kept->len, <=, 8 + 16);
-  g_assert_cmpuint(kept->len + tr_state_events_dropped(s), ==, evs->len);
-  g_assert_cmpuint(((TrEvent *)kept->pdata[kept->len - 1])->seq, ==, evs->len);
+  const TrEventLog *kept = tr_state_event_log(s);
+  guint64 n_kept = tr_event_log_length(kept);
+  g_assert_cmpuint(n_kept, >=, 8);
+  g_assert_cmpuint(n_kept, <=, 8 + 16);
+  g_assert_cmpuint(n_kept + tr_state_events_dropped(s), ==, evs->len);
+  g_assert_cmpuint(tr_event_log_seq(kept, n_kept - 1), ==, evs->len);
+  /* What the window lacks: the events numbered before its oldest. */
+  g_assert_cmpuint(tr_state_events_missing(s), ==, tr_state_events_dropped(s));
   /* Counters cover every event, kept or not. */
   g_assert_cmpuint(((TrStateFn *)tr_state_functions(s)->pdata[0])->calls, ==, 7);
 
@@ -186,8 +189,20 @@ test_window(TtFixture *fx, gconstpointer data)
   g_assert_cmpuint(none->len, ==, 0);
   g_assert_null(tr_state_events_since(s, 1)); /* dropped: a snapshot is needed */
 
+  /* A snapshot carries the last few events: a state made from it lacks the earlier ones. */
+  g_autoptr(TrState) full = state_of(evs, 0, evs->len, tr_state_new(G_MAXUINT));
+  g_assert_cmpuint(tr_state_events_missing(full), ==, 0);
+  json_t *j = tr_state_to_json(full, 5);
+  g_autoptr(TrState) late = tr_state_from_json(j, G_MAXUINT, NULL);
+  json_decref(j);
+  g_assert_nonnull(late);
+  g_assert_cmpuint(tr_event_log_length(tr_state_event_log(late)), ==, 5);
+  g_assert_cmpuint(tr_state_events_missing(late), ==, evs->len - 5);
+  g_assert_cmpuint(tr_state_events_dropped(late), ==, 0);
+
   g_autoptr(TrState) none_kept = state_of(evs, 0, evs->len, tr_state_new(0));
-  g_assert_cmpuint(tr_state_events(none_kept)->len, ==, 0);
+  g_assert_cmpuint(tr_event_log_length(tr_state_event_log(none_kept)), ==, 0);
+  g_assert_cmpuint(tr_state_events_missing(none_kept), ==, evs->len);
 }
 
 static void
@@ -211,13 +226,11 @@ test_limits(TtFixture *fx, gconstpointer data)
   g_assert_cmpint(((TrStateCell *)cells->pdata[cells->len - 1])->number, ==, 1002);
   g_assert_false(((TrStateCell *)cells->pdata[cells->len - 1])->running);
 
-  GPtrArray *kept = tr_state_events(s);
-  gsize bytes = 0;
-  for (guint i = 0; i < kept->len; i++)
-    bytes += tr_event_size(kept->pdata[i]);
+  const TrEventLog *kept = tr_state_event_log(s);
+  gsize bytes = tr_event_log_event_bytes(kept);
   g_assert_cmpuint(bytes, <=, (64 << 10) + (64 << 10) / 16);
   g_assert_cmpuint(bytes, >=, (64 << 10) - 2048);
-  g_assert_cmpuint(kept->len + tr_state_events_dropped(s), ==, fx->events->len);
+  g_assert_cmpuint(tr_event_log_length(kept) + tr_state_events_dropped(s), ==, fx->events->len);
   /* The Functions' counters are exact whatever was dropped. */
   g_assert_cmpuint(((TrStateFn *)tr_state_functions(s)->pdata[0])->calls, ==, 7);
 
