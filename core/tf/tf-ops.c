@@ -2230,6 +2230,13 @@ static const char *const P_UNSTACK[] = {"value", "num", "axis", "name", NULL};
   X(cos, unary_body, P_UNARY, 1, COS, NULL, IN_TF | IN_MATH)                                       \
   X(logical_not, unary_body, P_UNARY, 1, LOGICAL_NOT, NULL, IN_TF | IN_MATH)                       \
   X(identity, unary_body, P_UNARY, 1, IDENTITY, NULL, IN_TF)                                       \
+  /* the complex-number ops; py/debugging.py's tf.math.real, imag, angle, conj and tf.complex      \
+   * check the dtypes and handle real inputs as TensorFlow's math_ops does */                      \
+  X(_real, unary_body, P_UNARY, 1, REAL, "Real", IN_TF)                                            \
+  X(_imag, unary_body, P_UNARY, 1, IMAG, "Imag", IN_TF)                                            \
+  X(_angle, unary_body, P_UNARY, 1, ANGLE, "Angle", IN_TF)                                         \
+  X(_conj, unary_body, P_UNARY, 1, CONJ, "Conj", IN_TF)                                            \
+  X(_complex, binary_body, P_BINARY, 2, COMPLEX, "Complex", IN_TF)                                 \
   /* elementwise, binary */                                                                        \
   X(add, binary_body, P_BINARY, 2, ADD, "Add", IN_TF | IN_MATH)                                    \
   X(subtract, binary_body, P_BINARY, 2, SUB, "Sub", IN_TF | IN_MATH)                               \

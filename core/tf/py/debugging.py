@@ -990,6 +990,59 @@ def gather_nd(params, indices, batch_dims=0, name=None):
     return tf.gather(flat, linear)
 
 
-_export(tf.math, reduce_variance, reduce_std)
+# ---- complex numbers: math_ops.py's wrappers of the Real, Imag, Angle, Conj and Complex ops
+# (tf._real... in tf-ops.c), which pass real inputs through as TensorFlow does ---------------
+
+def real(input, name=None):  # pylint: disable=redefined-builtin
+    """Returns the real part of a complex (or real) tensor."""
+    input = tf.convert_to_tensor(input, name='input')
+    if input.dtype.is_complex:
+        return tf._real(input, name=name or 'Real')
+    if input.dtype.is_floating or input.dtype.is_integer:
+        return input
+    raise TypeError('input must be a numeric tensor, but got tensor with dtype {}'
+                    .format(input.dtype))
+
+
+def imag(input, name=None):  # pylint: disable=redefined-builtin
+    """Returns the imaginary part of a complex (or real) tensor."""
+    input = tf.convert_to_tensor(input, name='input')
+    if input.dtype.is_complex:
+        return tf._imag(input, name=name or 'Imag')
+    return tf.zeros_like(input)
+
+
+def angle(input, name=None):  # pylint: disable=redefined-builtin
+    """Returns the element-wise argument of a complex (or real) tensor."""
+    input = tf.convert_to_tensor(input, name='input')
+    if input.dtype.is_complex:
+        return tf._angle(input, name=name or 'Angle')
+    return tf.where(input < 0, _np().pi * tf.ones_like(input), tf.zeros_like(input))
+
+
+def conj(x, name=None):
+    """Returns the complex conjugate of a complex number."""
+    x = tf.convert_to_tensor(x, name='x')
+    if x.dtype.is_complex:
+        return tf._conj(x, name=name or 'Conj')
+    if x.dtype.is_floating or x.dtype.is_integer:
+        return x
+    raise TypeError(f'Expected numeric or variant tensor, got dtype {x.dtype!r}.')
+
+
+def complex(real, imag, name=None):  # pylint: disable=redefined-builtin,redefined-outer-name
+    """Converts two real numbers to a complex number."""
+    real = tf.convert_to_tensor(real, name='real')
+    imag = tf.convert_to_tensor(imag, name='imag')
+    if (real.dtype, imag.dtype) not in ((tf.float32, tf.float32), (tf.float64, tf.float64)):
+        raise TypeError(
+            f'The `real` and `imag` components have incorrect types: '
+            f'{real.dtype.name} {imag.dtype.name}. They must be consistent, and '
+            f'one of {[tf.float32, tf.float64]}')
+    return tf._complex(real, imag, name=name or 'Complex')
+
+
+_export(tf.math, reduce_variance, reduce_std, real, imag, angle, conj)
 _export(tf.nn, elu)
-_export(tf, clip_by_norm, gather_nd)
+_export(tf, clip_by_norm, gather_nd, complex)
+_export(tf.dtypes, complex)
