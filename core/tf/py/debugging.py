@@ -1042,7 +1042,55 @@ def complex(real, imag, name=None):  # pylint: disable=redefined-builtin,redefin
     return tf._complex(real, imag, name=name or 'Complex')
 
 
+def tensordot(a, b, axes, name=None):
+    """Tensor contraction of a and b along the given axes (math_ops.tensordot: the free and
+    contracted axes transposed together, reshaped to matrices, one matmul, reshaped back)."""
+    a = tf.convert_to_tensor(a, name='a')
+    b = tf.convert_to_tensor(b, name='b')
+    ra, rb = a.shape.rank, b.shape.rank
+    if isinstance(axes, int):
+        if axes < 0:
+            raise ValueError(f'`axes` must be at least 0. Received: {axes}.')
+        if axes > ra:
+            raise ValueError(f'`axes` must not be larger than the number of dimensions of '
+                             f'tensor {a}.  Received {axes}, vs tensor dimensions {ra}.')
+        a_axes, b_axes = list(range(ra - axes, ra)), list(range(axes))
+    else:
+        if len(axes) != 2:
+            raise ValueError(f'`axes` must be an integer or have length 2. Received {axes}.')
+        a_axes, b_axes = ([x] if isinstance(x, int) else list(x) for x in axes)
+        if len(a_axes) != len(b_axes):
+            raise ValueError(f'Different number of contraction axes `a` and `b`, '
+                             f'{len(a_axes)} != {len(b_axes)}.')
+    a_axes = [x % ra for x in a_axes] if ra else a_axes
+    b_axes = [x % rb for x in b_axes] if rb else b_axes
+    free_a = [i for i in range(ra) if i not in a_axes]
+    free_b = [i for i in range(rb) if i not in b_axes]
+    sa, sb = a.shape.as_list(), b.shape.as_list()
+
+    def prod(dims):
+        p = 1
+        for d in dims:
+            p *= d
+        return p
+
+    at = tf.reshape(tf.transpose(a, free_a + a_axes),
+                    [prod(sa[i] for i in free_a), prod(sa[i] for i in a_axes)])
+    bt = tf.reshape(tf.transpose(b, b_axes + free_b),
+                    [prod(sb[i] for i in b_axes), prod(sb[i] for i in free_b)])
+    return tf.reshape(tf.matmul(at, bt), [sa[i] for i in free_a] + [sb[i] for i in free_b])
+
+
+def l2_loss(t, name=None):
+    """Computes half the L2 norm of a tensor without the sqrt: sum(t ** 2) / 2."""
+    t = tf.convert_to_tensor(t)
+    return tf.reduce_sum(t * t) / tf.constant(2, t.dtype)
+
+
 _export(tf.math, reduce_variance, reduce_std, real, imag, angle, conj)
+_export(tf, tensordot)
+_export(tf.linalg, tensordot)
+_export(tf.nn, l2_loss)
 _export(tf.nn, elu)
 _export(tf, clip_by_norm, gather_nd, complex)
 _export(tf.dtypes, complex)
