@@ -51,7 +51,8 @@ typedef struct TfTape TfTape;
   X(UNIMPLEMENTED, UnimplementedError)                                                             \
   X(RESOURCE_EXHAUSTED, ResourceExhaustedError)                                                    \
   X(FAILED_PRECONDITION, FailedPreconditionError)                                                  \
-  X(NOT_FOUND, NotFoundError)
+  X(NOT_FOUND, NotFoundError)                                                                      \
+  X(UNKNOWN, UnknownError)
 
 typedef enum {
 #define TF_ERROR_ENUM(code, name) TF_ERROR_##code,

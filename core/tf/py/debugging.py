@@ -897,33 +897,41 @@ _export(_config_experimental, list_physical_devices, list_logical_devices, get_v
 
 # ---- tf.py_function and tf.numpy_function ----------------------------------------------------
 
-def _call_python(func, inp, Tout, as_numpy, what):
-    if not executing_eagerly():
-        raise NotImplementedError(
-            '%s inside a tf.function is not supported by Trellis: a graph cannot call back into '
-            'Python at run time. Call the function eagerly, or compute it with TensorFlow ops.'
-            % what)
-    args = [tf.convert_to_tensor(v) for v in inp]
-    if as_numpy:
-        args = [a.numpy() for a in args]
-    result = func(*args)
-    if isinstance(Tout, (list, tuple)):
-        if not isinstance(result, (list, tuple)):
+def _call_python(func, inp, Tout, as_numpy, name, node_name):
+    """Runs func on the eager values of inp: now, or (while tracing) each time the graph runs,
+    through an EagerPyFunc node (tf-debugging.c), as TensorFlow's script_ops does."""
+    is_list = isinstance(Tout, (list, tuple))
+    dtypes = [tf.as_dtype(d) for d in Tout] if is_list else \
+        ([] if Tout is None else [tf.as_dtype(Tout)])
+
+    def runner(*args):
+        if as_numpy:
+            args = [a.numpy() for a in args]
+        result = func(*args)
+        if not dtypes:
+            return []
+        if not is_list or not isinstance(result, (list, tuple)):
             result = [result]
-        return [tf.convert_to_tensor(r, dtype=t) for r, t in zip(result, Tout)]
-    if Tout is None:
-        return None
-    return tf.convert_to_tensor(result, dtype=Tout)
+        return [tf.convert_to_tensor(r, dtype=d) for r, d in zip(result, dtypes)]
+
+    args = [tf.convert_to_tensor(v) for v in inp]
+    if executing_eagerly():
+        outs = runner(*args)
+    else:
+        outs = _dbg.py_func_node(runner, args, dtypes, name or node_name)
+    if is_list:
+        return outs
+    return outs[0] if outs else None
 
 
 def py_function(func=None, inp=None, Tout=None, name=None):
     """Wraps a python function into a TensorFlow op that executes it eagerly."""
-    return _call_python(func, inp or [], Tout, False, 'tf.py_function')
+    return _call_python(func, inp or [], Tout, False, name, 'EagerPyFunc')
 
 
 def numpy_function(func=None, inp=None, Tout=None, stateful=True, name=None):
     """Wraps a python function and uses it as a TensorFlow op."""
-    return _call_python(func, inp or [], Tout, True, 'tf.numpy_function')
+    return _call_python(func, inp or [], Tout, True, name, 'PyFunc')
 
 
 _export(tf, py_function, numpy_function)
