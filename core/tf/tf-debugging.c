@@ -295,7 +295,30 @@ dbg_static_value(PyObject *self, PyObject *v)
   return tf_tensor_new(st, t);
 }
 
+/* set_eager_scope(scope): tf.name_scope's scope while eager ("" or None: none); returns the
+ * previous one. */
+static PyObject *
+dbg_set_eager_scope(PyObject *self, PyObject *scope)
+{
+  TfState *st = tf_state();
+  const char *text = scope == Py_None         ? ""
+                     : PyUnicode_Check(scope) ? PyUnicode_AsUTF8(scope)
+                                              : NULL;
+  if (!text) {
+    if (!PyErr_Occurred())
+      PyErr_SetString(PyExc_TypeError, "set_eager_scope(scope: str)");
+    return NULL;
+  }
+  PyObject *old = PyUnicode_FromString(st->eager_name_scope ? st->eager_name_scope : "");
+  if (!old)
+    return NULL;
+  g_free(st->eager_name_scope);
+  st->eager_name_scope = *text ? g_strdup(text) : NULL;
+  return old;
+}
+
 static PyMethodDef dbg_methods[] = {
+    {"set_eager_scope", dbg_set_eager_scope, METH_O, "set_eager_scope(scope)\n--\n\n"},
     {"tracing", dbg_tracing, METH_NOARGS, "tracing()\n--\n\n"},
     {"push_scope", dbg_push_scope, METH_O, "push_scope(name)\n--\n\n"},
     {"pop_scope", dbg_pop_scope, METH_NOARGS, "pop_scope()\n--\n\n"},
@@ -340,4 +363,5 @@ tf_debugging_init(PyObject *module, TfState *st)
 void
 tf_debugging_clear(TfState *st)
 {
+  g_clear_pointer(&st->eager_name_scope, g_free);
 }

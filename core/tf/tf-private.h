@@ -112,6 +112,10 @@ typedef struct {
   int64_t random_seed;
   int64_t random_counter;
 
+  /* tf-debugging.c: tf.name_scope's scope while eager ("outer/inner/"; NULL: none), which
+   * prefixes the names of variables made there, as TensorFlow's eager name scopes do */
+  char *eager_name_scope;
+
   /* tf-variable.c */
   PyTypeObject *Variable;
   PyTypeObject *ResourceVariable; /* what tf.Variable(...) makes: a subclass of Variable */

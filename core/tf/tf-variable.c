@@ -161,7 +161,13 @@ variable_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     tr_tensor_unref(t);
     return NULL;
   }
-  self->var = tr_variable_new(t, name_text); /* owned by self */
+  /* The name scope prefixes the name, eagerly as in a trace: TensorFlow's "outer/v". */
+  const char *scope = tr ? tr_graph_name_scope(tr->graph) : st->eager_name_scope;
+  g_autofree char *scoped = NULL;
+  if (scope && *scope)
+    scoped = g_strdup_printf("%s%s%s", scope, g_str_has_suffix(scope, "/") ? "" : "/",
+                             name_text ? name_text : "Variable");
+  self->var = tr_variable_new(t, scoped ? scoped : name_text); /* owned by self */
   tr_tensor_unref(t);
   self->var->trainable = is_trainable;
   emit_created(st, self->var);

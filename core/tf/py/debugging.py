@@ -315,7 +315,12 @@ class name_scope:
         else:
             scope = old + name + '/'
         _eager_scope[0] = scope
-        self._exits.append(lambda: _eager_scope.__setitem__(0, old))
+        _dbg.set_eager_scope(scope)
+
+        def leave():
+            _eager_scope[0] = old
+            _dbg.set_eager_scope(old)
+        self._exits.append(leave)
         return scope
 
     def __exit__(self, *exc):
@@ -326,6 +331,27 @@ class name_scope:
 
 
 name_scope.__module__ = 'tensorflow'
+
+
+@contextlib.contextmanager
+def _layer_name_scope(name):
+    """A Keras layer's scope for the variables it makes while it builds and runs: the current
+    scope plus its name, absolute (Keras 2's name_scope_v2 of Layer._name_scope(), whose
+    trailing '/' keeps a second call from making 'dense_1'). It scopes variable names only:
+    graph node names are left as they are."""
+    outer = _dbg.set_eager_scope('')
+    scope = outer + name + '/'
+    _dbg.set_eager_scope(scope)
+    old = _eager_scope[0]
+    _eager_scope[0] = scope
+    try:
+        yield scope
+    finally:
+        _eager_scope[0] = old
+        _dbg.set_eager_scope(outer)
+
+
+tf._layer_name_scope = _layer_name_scope
 
 
 # ---- tf.device -------------------------------------------------------------------------------
