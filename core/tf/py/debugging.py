@@ -1121,6 +1121,113 @@ def l2_loss(t, name=None):
     return tf.reduce_sum(t * t) / tf.constant(2, t.dtype)
 
 
+# ---- pooling and embedding lookups (nn_ops.py's functions, composed of slices) --------------
+
+def _pool_sizes(value, name, n):
+    """ksize or strides: an int, or a list of 1, n or n + 2 ints (the batch and channel ones
+    first and last), as nn_ops._get_sequence reads them."""
+    if isinstance(value, int):
+        return [value] * n
+    value = list(value)
+    if len(value) == 1:
+        return value * n
+    if len(value) == n:
+        return value
+    if len(value) == n + 2:
+        return value[1:-1]
+    raise ValueError(f'{name} should be of length 1, {n} or {n + 2}. Received: {name}={value} '
+                     f'of length {len(value)}')
+
+
+def _pool(x, ksize, strides, padding, kind, n):
+    """Max or average pooling of NHWC (NWC) data: the maximum, or the mean over the window's
+    elements inside the input (SAME padding never counts the padding), of each window, taken as
+    ksize strided slices of the (padded) input."""
+    x = tf.convert_to_tensor(x)
+    rank = x.shape.rank
+    if rank is not None and rank != n + 2:
+        raise ValueError(f'`input.shape.rank` must be {n + 2}. Received: input.shape={x.shape} '
+                         f'of rank {rank}')
+    k = _pool_sizes(ksize, 'ksize', n)
+    s = _pool_sizes(strides, 'strides', n)
+    padding = padding.upper() if isinstance(padding, str) else padding
+    if padding not in ('VALID', 'SAME'):
+        raise ValueError(f"`padding` must be 'VALID' or 'SAME'. Received: padding={padding}")
+    dims = x.shape.as_list()[1:-1]
+    if None in dims:
+        raise NotImplementedError('Trellis pools over spatial dimensions known while tracing')
+    low = x.dtype.min if kind == 'max' else 0
+    out_sizes, ones = [], None
+    if kind == 'avg':
+        ones = tf.ones([1] + dims + [1], x.dtype)
+    for axis, (size, kk, ss) in enumerate(zip(dims, k, s), start=1):
+        if padding == 'VALID':
+            out = (size - kk) // ss + 1
+            before = after = 0
+        else:
+            out = -(-size // ss)
+            total = max((out - 1) * ss + kk - size, 0)
+            before, after = total // 2, total - total // 2
+        if out <= 0:
+            raise tf.errors.InvalidArgumentError(
+                None, None, 'Computed output size would be negative: %d [input_size: %d, '
+                'effective_filter_size: %d, stride: %d]' % (out - 1, size, kk, ss))
+        out_sizes.append(out)
+        if before or after:
+            edge = tf.zeros_like(tf.gather(x, [0], axis=axis)) + tf.constant(low, x.dtype)
+            x = tf.concat([edge] * before + [x] + [edge] * after, axis)
+            if ones is not None:
+                zero = tf.zeros_like(tf.gather(ones, [0], axis=axis))
+                ones = tf.concat([zero] * before + [ones] + [zero] * after, axis)
+    import itertools
+    result = count = None
+    for offset in itertools.product(*[range(kk) for kk in k]):
+        index = (slice(None),) + tuple(
+            slice(o, o + ss * (out - 1) + 1, ss) for o, ss, out in zip(offset, s, out_sizes)
+        ) + (slice(None),)
+        window = x[index]
+        if kind == 'max':
+            result = window if result is None else tf.maximum(result, window)
+        else:
+            result = window if result is None else result + window
+            count = ones[index] if count is None else count + ones[index]
+    return result if kind == 'max' else result / count
+
+
+def max_pool2d(input, ksize, strides, padding, data_format='NHWC', name=None):  # pylint: disable=redefined-builtin
+    """Performs max pooling on 2D spatial data such as images (NHWC)."""
+    if data_format != 'NHWC':
+        raise NotImplementedError('Trellis pools NHWC data only')
+    return _pool(input, ksize, strides, padding, 'max', 2)
+
+
+def avg_pool2d(input, ksize, strides, padding, data_format='NHWC', name=None):  # pylint: disable=redefined-builtin
+    """Performs the average pooling on the input (NHWC)."""
+    if data_format != 'NHWC':
+        raise NotImplementedError('Trellis pools NHWC data only')
+    return _pool(input, ksize, strides, padding, 'avg', 2)
+
+
+def max_pool1d(input, ksize, strides, padding, data_format='NWC', name=None):  # pylint: disable=redefined-builtin
+    """Performs the max pooling on the input (NWC)."""
+    return _pool(input, ksize, strides, padding, 'max', 1)
+
+
+def avg_pool1d(input, ksize, strides, padding, data_format='NWC', name=None):  # pylint: disable=redefined-builtin
+    """Performs the average pooling on the input (NWC)."""
+    return _pool(input, ksize, strides, padding, 'avg', 1)
+
+
+def embedding_lookup(params, ids, max_norm=None, name=None):
+    """Looks up embeddings for the given ids from a tensor of embeddings (one tensor)."""
+    if isinstance(params, (list, tuple)):
+        if len(params) != 1:
+            raise NotImplementedError('Trellis looks up embeddings in one tensor only')
+        params = params[0]
+    return tf.gather(params, ids)
+
+
+_export(tf.nn, max_pool2d, avg_pool2d, max_pool1d, avg_pool1d, embedding_lookup)
 _export(tf.math, reduce_variance, reduce_std, real, imag, angle, conj)
 _export(tf, tensordot)
 _export(tf.linalg, tensordot)

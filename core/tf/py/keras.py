@@ -194,7 +194,8 @@ class GlorotUniform(Initializer):
 
 
 _INITIALIZERS = {"zeros": Zeros, "ones": Ones, "constant": Constant,
-                 "random_uniform": RandomUniform, "random_normal": RandomNormal,
+                 "random_uniform": RandomUniform, "uniform": RandomUniform,
+                 "random_normal": RandomNormal, "normal": RandomNormal,
                  "glorot_uniform": GlorotUniform}
 
 
