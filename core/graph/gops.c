@@ -447,6 +447,94 @@ tr_graph_add_check_numerics(TrGraph *g, TrOutput x, const char *message, const c
   return node;
 }
 
+/* ---- EagerPyFunc ------------------------------------------------------------------------- */
+
+struct TrHostCall {
+  int refcount;
+  TrHostFunc func;
+  void *user;
+  GDestroyNotify destroy;
+};
+
+TrHostCall *
+tr_host_call_new(TrHostFunc func, void *user, GDestroyNotify destroy)
+{
+  g_return_val_if_fail(func != NULL, NULL);
+  TrHostCall *call = g_new0(TrHostCall, 1);
+  call->refcount = 1;
+  call->func = func;
+  call->user = user;
+  call->destroy = destroy;
+  return call;
+}
+
+/* Graphs are built and run on one thread at a time (tr-plan.h), so a plain count suffices. */
+TrHostCall *
+tr_host_call_ref(TrHostCall *call)
+{
+  g_return_val_if_fail(call != NULL, NULL);
+  call->refcount++;
+  return call;
+}
+
+void
+tr_host_call_unref(TrHostCall *call)
+{
+  if (!call || --call->refcount > 0)
+    return;
+  if (call->destroy)
+    call->destroy(call->user);
+  g_free(call);
+}
+
+/* The host function's results, checked against the node's dtypes as TensorFlow's EagerPyFunc
+ * kernel checks them (py_func.cc: "... expected to be a float tensor but is a int32 tensor"). */
+static bool
+run_PY_FUNC(const TrNode *node, TrTensor *const *in, TrTensor **out, const TrRunContext *ctx,
+            GError **error)
+{
+  for (int i = 0; i < node->n_outputs; i++)
+    out[i] = NULL;
+  if (!node->host->func(node->host->user, in, node->n_inputs, out, node->n_outputs, error)) {
+    for (int i = 0; i < node->n_outputs; i++)
+      g_clear_pointer(&out[i], tr_tensor_unref);
+    return false;
+  }
+  for (int i = 0; i < node->n_outputs; i++) {
+    if (out[i] && out[i]->dtype == node->dtypes[i])
+      continue;
+    if (out[i])
+      g_set_error(error, TR_ERROR, TR_ERROR_INVALID_ARGUMENT,
+                  "Return value %d was expected to be a %s tensor but is a %s tensor", i,
+                  tr_dtype_tf_name(node->dtypes[i]), tr_dtype_tf_name(out[i]->dtype));
+    else
+      g_set_error(error, TR_ERROR, TR_ERROR_INVALID_ARGUMENT, "Return value %d is missing", i);
+    for (int k = 0; k < node->n_outputs; k++)
+      g_clear_pointer(&out[k], tr_tensor_unref);
+    return false;
+  }
+  return true;
+}
+
+TrNode *
+tr_graph_add_host_call(TrGraph *g, TrHostCall *call, const TrOutput *inputs, int n_inputs,
+                       const TrDType *out_dtypes, int n_outputs, const char *name, GError **error)
+{
+  g_return_val_if_fail(g && call && n_inputs >= 0 && n_outputs >= 0, NULL);
+  if (n_inputs && !tr_graph_check_inputs(g, inputs, n_inputs, error))
+    return NULL;
+  const char *unique = tr_graph_unique_name(g, name ? name : "EagerPyFunc");
+  TrNode *node =
+      tr_graph_node_new(g, TR_GOP_PY_FUNC, "EagerPyFunc", unique, inputs, n_inputs, n_outputs);
+  for (int i = 0; i < n_outputs; i++) {
+    node->dtypes[i] = out_dtypes[i];
+    node->shapes[i] = tr_shape_unknown();
+  }
+  node->host = tr_host_call_ref(call);
+  tr_graph_note_stateful(g, node);
+  return node;
+}
+
 /* ---- the table ------------------------------------------------------------------------------ */
 
 static const TrGopDef gop_defs[] = {

@@ -235,19 +235,82 @@ grad_sub(Grad *c, const TrGradRecord *r, H const *dy, H *dx)
   dx[1] = sum_to(c, op1(c, TR_OP_NEG, dy[0]), X1);
 }
 
+/* conj(v) of a complex v, else v itself: TensorFlow's product and quotient gradients take the
+ * conjugates of the other operand (math_grad.py's _MulGrad, _RealDivGrad). */
+static H
+conj_if_complex(Grad *c, H v)
+{
+  return v && tr_dtype_is_complex(dtype_of(c, v)) ? op1(c, TR_OP_CONJ, v) : v;
+}
+
 static void
 grad_mul(Grad *c, const TrGradRecord *r, H const *dy, H *dx)
 {
-  dx[0] = sum_to(c, op2(c, TR_OP_MUL, dy[0], X1), X0);
-  dx[1] = sum_to(c, op2(c, TR_OP_MUL, X0, dy[0]), X1);
+  dx[0] = sum_to(c, op2(c, TR_OP_MUL, dy[0], conj_if_complex(c, X1)), X0);
+  dx[1] = sum_to(c, op2(c, TR_OP_MUL, conj_if_complex(c, X0), dy[0]), X1);
 }
 
 static void
 grad_div(Grad *c, const TrGradRecord *r, H const *dy, H *dx)
 {
-  dx[0] = sum_to(c, op2(c, TR_OP_DIV, dy[0], X1), X0);
-  H q = op2(c, TR_OP_DIV, op2(c, TR_OP_DIV, op1(c, TR_OP_NEG, X0), X1), X1);
+  H x = conj_if_complex(c, X0), y = conj_if_complex(c, X1);
+  dx[0] = sum_to(c, op2(c, TR_OP_DIV, dy[0], y), X0);
+  H q = op2(c, TR_OP_DIV, op2(c, TR_OP_DIV, op1(c, TR_OP_NEG, x), y), y);
   dx[1] = sum_to(c, op2(c, TR_OP_MUL, dy[0], q), X1);
+}
+
+/* ---- complex numbers (math_grad.py's _RealGrad, _ImagGrad, _ComplexGrad, _ConjGrad,
+ * _AngleGrad, _ComplexAbsGrad) ---- */
+
+static H
+complex_of(Grad *c, H re, H im)
+{
+  return op2(c, TR_OP_COMPLEX, re, im);
+}
+
+static void
+grad_real(Grad *c, const TrGradRecord *r, H const *dy, H *dx)
+{
+  dx[0] = complex_of(c, dy[0], zeros_like(c, dy[0]));
+}
+
+static void
+grad_imag(Grad *c, const TrGradRecord *r, H const *dy, H *dx)
+{
+  dx[0] = complex_of(c, zeros_like(c, dy[0]), dy[0]);
+}
+
+static void
+grad_complex(Grad *c, const TrGradRecord *r, H const *dy, H *dx)
+{
+  dx[0] = sum_to(c, op1(c, TR_OP_REAL, dy[0]), X0);
+  dx[1] = sum_to(c, op1(c, TR_OP_IMAG, dy[0]), X1);
+}
+
+static void
+grad_conj(Grad *c, const TrGradRecord *r, H const *dy, H *dx)
+{
+  dx[0] = op1(c, TR_OP_CONJ, dy[0]);
+}
+
+/* d angle(x) = -complex(dy, 0) / complex(imag(x), real(x)) */
+static void
+grad_angle(Grad *c, const TrGradRecord *r, H const *dy, H *dx)
+{
+  H z = complex_of(c, op1(c, TR_OP_IMAG, X0), op1(c, TR_OP_REAL, X0));
+  H g = complex_of(c, dy[0], zeros_like(c, dy[0]));
+  dx[0] = op1(c, TR_OP_NEG, op2(c, TR_OP_DIV, g, z));
+}
+
+/* |x| of a complex x: complex(dy, 0) * x / complex(|x|, 0), 0 where |x| is 0 (div_no_nan). */
+static void
+grad_complex_abs(Grad *c, const TrGradRecord *r, H const *dy, H *dx)
+{
+  H num = op2(c, TR_OP_MUL, complex_of(c, dy[0], zeros_like(c, dy[0])), X0);
+  H is_zero = op2(c, TR_OP_EQUAL, Y, zeros_like(c, Y));
+  H safe = where(c, is_zero, op1(c, TR_OP_ONES_LIKE, Y), Y);
+  H den = complex_of(c, safe, zeros_like(c, safe));
+  dx[0] = where(c, is_zero, zeros_like(c, num), op2(c, TR_OP_DIV, num, den));
 }
 
 static void
@@ -303,6 +366,10 @@ static void
 grad_abs(Grad *c, const TrGradRecord *r, H const *dy, H *dx)
 {
   TrDType dt = dtype_of(c, X0);
+  if (tr_dtype_is_complex(dt)) {
+    grad_complex_abs(c, r, dy, dx);
+    return;
+  }
   H zero = zeros_like(c, X0);
   H sign = op2(c, TR_OP_SUB, cast(c, op2(c, TR_OP_GREATER, X0, zero), dt),
                cast(c, op2(c, TR_OP_LESS, X0, zero), dt));
@@ -840,6 +907,11 @@ static const GradFunc grad_funcs[TR_N_OPS] = {
     [TR_OP_MINIMUM] = grad_minimum,
     [TR_OP_NEG] = grad_neg,
     [TR_OP_ABS] = grad_abs,
+    [TR_OP_REAL] = grad_real,
+    [TR_OP_IMAG] = grad_imag,
+    [TR_OP_COMPLEX] = grad_complex,
+    [TR_OP_CONJ] = grad_conj,
+    [TR_OP_ANGLE] = grad_angle,
     [TR_OP_SQUARE] = grad_square,
     [TR_OP_SQRT] = grad_sqrt,
     [TR_OP_EXP] = grad_exp,
@@ -884,7 +956,7 @@ static const GradFunc grad_funcs[TR_N_OPS] = {
 bool
 tr_grad_dtype_is_differentiable(TrDType dtype)
 {
-  return dtype != TR_DTYPE_RESOURCE && tr_dtype_is_float(dtype);
+  return dtype != TR_DTYPE_RESOURCE && (tr_dtype_is_float(dtype) || tr_dtype_is_complex(dtype));
 }
 
 static void grad_read_variable(Grad *c, const TrGradRecord *r, H const *dy, H *dx);

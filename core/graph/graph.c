@@ -115,6 +115,7 @@ node_release(TrNode *node)
 {
   g_clear_pointer(&node->value, tr_tensor_unref);
   g_clear_pointer(&node->variable, tr_variable_unref);
+  g_clear_pointer(&node->host, tr_host_call_unref);
   for (int i = 0; i < node->n_children; i++)
     g_clear_pointer(&node->children[i], tr_graph_unref);
   node->n_children = 0;
@@ -967,6 +968,8 @@ copy_node(TrGraph *copy, const TrNode *src)
     node->variable = tr_variable_ref(src->variable);
     graph_add_capture(copy, src->variable, node);
   }
+  if (src->host)
+    node->host = tr_host_call_ref(src->host);
   if (src->print) {
     TrPrintAttrs *pa = tr_arena_new(arena, TrPrintAttrs, 1);
     *pa = *src->print;

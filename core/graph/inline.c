@@ -120,6 +120,14 @@ inline_FUSED(TrGraph *g, const TrNode *node, const TrOutput *args, GError **erro
   return tr_graph_add_fused_like(g, node, args, node->name, error);
 }
 
+/* The same host function on the new inputs. */
+static TrNode *
+inline_PY_FUNC(TrGraph *g, const TrNode *node, const TrOutput *args, GError **error)
+{
+  return tr_graph_add_host_call(g, node->host, args, node->n_inputs, node->dtypes, node->n_outputs,
+                                node->name, error);
+}
+
 static const InlineFunc inline_gops[] = {
 #define INLINE_ROW(id, type, stateful) [TR_GOP_##id - TR_N_OPS] = inline_##id,
     TR_GRAPH_OP_LIST(INLINE_ROW)

@@ -62,7 +62,9 @@ G_BEGIN_DECLS
   /* tf.debugging: Assert (a condition and the data it prints) and CheckNumerics (no outputs   */  \
   /* here: the language layer returns an Identity of its input, which differentiates as one). */   \
   X(ASSERT, "Assert", true)                                                                        \
-  X(CHECK_NUMERICS, "CheckNumerics", true)
+  X(CHECK_NUMERICS, "CheckNumerics", true)                                                         \
+  /* tf.py_function: a function of the host language called when the node runs (TrHostCall). */    \
+  X(PY_FUNC, "EagerPyFunc", true)
 
 typedef enum {
   TR_GOP_BEFORE_FIRST_ = TR_N_OPS - 1,
@@ -138,6 +140,17 @@ typedef struct {
   const char *message;       /* CheckNumerics: the text its error starts with */
 } TrPrintAttrs;
 
+/* A function of the embedding program that an EagerPyFunc node calls each time it runs
+ * (tf.py_function): `func` gets the node's input values and fills `out` with its n_out results
+ * (transfer full), or sets `error` and returns FALSE. Reference-counted: every copy of the node
+ * (graph copies, inlined calls) shares it; the last unref calls `destroy` on `user`. */
+typedef bool (*TrHostFunc)(void *user, TrTensor *const *in, int n_in, TrTensor **out, int n_out,
+                           GError **error);
+typedef struct TrHostCall TrHostCall;
+TrHostCall *tr_host_call_new(TrHostFunc func, void *user, GDestroyNotify destroy);
+TrHostCall *tr_host_call_ref(TrHostCall *call);
+void tr_host_call_unref(TrHostCall *call);
+
 /* A node. Read its fields freely; change them only through the functions below. */
 struct TrNode {
   TrGraph *graph;            /* owner (borrowed) */
@@ -157,6 +170,7 @@ struct TrNode {
   TrTensor *value;           /* Const: the value; _FusedElementwise: its program (owned) */
   TrVariable *variable;      /* resource Placeholder: the captured variable (owned) */
   const TrPrintAttrs *print; /* StringFormat, PrintV2 (arena); else NULL */
+  TrHostCall *host;          /* EagerPyFunc: the function it calls (owned); else NULL */
   int n_children;            /* child graphs (cond branches; a While's cond and body) */
   TrGraph **children;        /* (owned references, arena array); While: {cond, body} */
   bool stateful;             /* keeps program order; never folded, merged or dropped. A While is
@@ -258,6 +272,13 @@ TrNode *tr_graph_add_assert(TrGraph *g, const TrOutput *inputs, int n_inputs, in
  * "Inf and NaN") as TensorFlow's kernel. No outputs here; stateful. */
 TrNode *tr_graph_add_check_numerics(TrGraph *g, TrOutput x, const char *message, const char *name,
                                     GError **error);
+/* An EagerPyFunc node: `call` (a reference is taken) runs on the inputs' values when the node
+ * runs; its n_outputs results must have `out_dtypes` (shapes unknown until then), else the run
+ * fails with TensorFlow's InvalidArgumentError. Stateful: it runs once per run, in program
+ * order, even with no consumer. */
+TrNode *tr_graph_add_host_call(TrGraph *g, TrHostCall *call, const TrOutput *inputs, int n_inputs,
+                               const TrDType *out_dtypes, int n_outputs, const char *name,
+                               GError **error);
 /* A while loop (tf.while_loop): `cond` and `body` are finished child graphs that both take the
  * loop variables as their non-resource placeholders, in order (n of them, matching `inputs` in
  * dtype, shapes compatible). `cond` has one output, a scalar bool; `body` has n outputs, the next

@@ -153,6 +153,25 @@ shape_from_input(const TrTensorInfo *info, const char *attr, const char *not_vec
 
 /* ---- Range ------------------------------------------------------------------------------ */
 
+/* Range's Tidx: TensorFlow's OpDef list (math_ops.cc, as tf.raw_ops.Range's page lists it), in
+ * its order for the error text; each has a kernel here. */
+#define RANGE_DTYPES                                                                               \
+  (TR_DTYPE_BIT(TR_BFLOAT16) | TR_DTYPE_BIT(TR_FLOAT16) | FLOAT_DTYPES | TR_DTYPE_BIT(TR_INT8) |   \
+   TR_DTYPE_BIT(TR_INT16) | INDEX_DTYPES | TR_DTYPE_BIT(TR_UINT16) | TR_DTYPE_BIT(TR_UINT32))
+#define RANGE_ALLOWED "bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32"
+
+/* v rounded to float16 or bfloat16 (the others unchanged): Range's half kernels compute in the
+ * type itself, each operation rounded. */
+static double
+round_to(TrDType dtype, double v)
+{
+  if (dtype == TR_FLOAT16)
+    return tr_half_to_float(tr_half_from_float((float)v));
+  if (dtype == TR_BFLOAT16)
+    return tr_bfloat16_to_float(tr_bfloat16_from_float((float)v));
+  return v;
+}
+
 /* The length of range(start, limit, delta), checked as TF's Range kernel does. */
 static bool
 range_size(TrDType dtype, const TrTensor *const v[3], int64_t *size, GError **error)
@@ -195,7 +214,9 @@ range_size(TrDType dtype, const TrTensor *const v[3], int64_t *size, GError **er
     return true;
   }
   double n = dtype == TR_FLOAT32 ? ceilf(fabsf(((float)limit - (float)start) / (float)delta))
-                                 : ceil(fabs((limit - start) / delta));
+             : dtype == TR_FLOAT64
+                 ? ceil(fabs((limit - start) / delta))
+                 : ceil(fabs(round_to(dtype, round_to(dtype, limit - start) / delta)));
   if (!(n <= (double)G_MAXINT64)) {
     tr_set_op_error(error, TR_ERROR_INVALID_ARGUMENT, type,
                     "Requires ((limit - start) / delta) <= %" G_GINT64_FORMAT, G_MAXINT64);
@@ -212,8 +233,13 @@ infer_range(const TrTensorInfo *in, int n_in, const TrAttrs *attrs, TrDType *dty
   const char *type = op_type(TR_OP_RANGE);
   static const char *const names[3] = {"start", "limit", "delta"};
   *dtype = in[0].dtype;
-  if (!tr_check_dtype_allowed(in[0].dtype, NUMERIC_DTYPES, "Tidx", type, error))
+  TrDType t = in[0].dtype;
+  if (t < 0 || t >= TR_N_DTYPES || !(RANGE_DTYPES & TR_DTYPE_BIT(t))) {
+    tr_set_op_error(error, TR_ERROR_INVALID_ARGUMENT, type,
+                    "Value for attr 'Tidx' of %s is not in the list of allowed values: %s",
+                    t >= 0 && t < TR_N_DTYPES ? tr_dtype_tf_name(t) : "invalid", RANGE_ALLOWED);
     return false;
+  }
   for (int i = 0; i < 3; i++) {
     if (in[i].dtype != in[0].dtype) {
       tr_set_dtype_mismatch(error, type, i, in[0].dtype, in[i].dtype);
@@ -261,6 +287,30 @@ kernel_range(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTensor *out,
     case TR_INT64:
       RANGE_FILL(int64_t, tr_tensor_get_i64)
       break;
+    case TR_INT8:
+      RANGE_FILL(int8_t, tr_tensor_get_i64)
+      break;
+    case TR_INT16:
+      RANGE_FILL(int16_t, tr_tensor_get_i64)
+      break;
+    case TR_UINT16:
+      RANGE_FILL(uint16_t, tr_tensor_get_i64)
+      break;
+    case TR_UINT32:
+      RANGE_FILL(uint32_t, tr_tensor_get_i64)
+      break;
+    case TR_FLOAT16:
+    case TR_BFLOAT16: {
+      double val = tr_tensor_get_f64(in[0], 0), delta = tr_tensor_get_f64(in[2], 0);
+      for (int64_t i = 0; i < n; i++) {
+        if (out->dtype == TR_FLOAT16)
+          ((TrHalf *)data)[i] = tr_half_from_float((float)val);
+        else
+          ((TrBFloat16 *)data)[i] = tr_bfloat16_from_float((float)val);
+        val = round_to(out->dtype, val + delta);
+      }
+      break;
+    }
     default:
       g_assert_not_reached();
   }

@@ -538,6 +538,68 @@ cabs_c128(double _Complex a)
   return cabs(a);
 }
 
+/* The parts of a complex number (TensorFlow's Real, Imag, Angle and Conj kernels); Angle is
+ * atan2(imag, real). */
+static inline float
+real_c64(float _Complex a)
+{
+  return crealf(a);
+}
+
+static inline double
+real_c128(double _Complex a)
+{
+  return creal(a);
+}
+
+static inline float
+imag_c64(float _Complex a)
+{
+  return cimagf(a);
+}
+
+static inline double
+imag_c128(double _Complex a)
+{
+  return cimag(a);
+}
+
+static inline float
+angle_c64(float _Complex a)
+{
+  return cargf(a);
+}
+
+static inline double
+angle_c128(double _Complex a)
+{
+  return carg(a);
+}
+
+static inline float _Complex conj_c64(float _Complex a)
+{
+  return conjf(a);
+}
+
+static inline double _Complex conj_c128(double _Complex a)
+{
+  return conj(a);
+}
+
+/* Complex(real, imag): CMPLX keeps a signed zero or an infinity in either part, as
+ * std::complex's constructor does. */
+static inline float _Complex complex_f32(float re, float im, bool *bad)
+{
+  (void)bad;
+  return CMPLXF(re, im);
+}
+
+static inline double _Complex complex_f64(double re, double im, bool *bad)
+{
+  (void)bad;
+  return CMPLX(re, im);
+}
+
 static inline bool
 logical_and_b(bool a, bool b, bool *bad)
 {
@@ -860,6 +922,16 @@ UNARY_ROW(row_neg_c64, float _Complex, float _Complex, neg_c64)
 UNARY_ROW(row_neg_c128, double _Complex, double _Complex, neg_c128)
 UNARY_ROW(row_abs_c64, float _Complex, float, cabs_c64)
 UNARY_ROW(row_abs_c128, double _Complex, double, cabs_c128)
+UNARY_ROW(row_real_c64, float _Complex, float, real_c64)
+UNARY_ROW(row_real_c128, double _Complex, double, real_c128)
+UNARY_ROW(row_imag_c64, float _Complex, float, imag_c64)
+UNARY_ROW(row_imag_c128, double _Complex, double, imag_c128)
+UNARY_ROW(row_angle_c64, float _Complex, float, angle_c64)
+UNARY_ROW(row_angle_c128, double _Complex, double, angle_c128)
+UNARY_ROW(row_conj_c64, float _Complex, float _Complex, conj_c64)
+UNARY_ROW(row_conj_c128, double _Complex, double _Complex, conj_c128)
+BINARY_ROW(row_complex_f32, float, float _Complex, complex_f32)
+BINARY_ROW(row_complex_f64, double, double _Complex, complex_f64)
 
 /* Designated initialisers for a row table: [dtype] = row_<op>_<suffix>. */
 #define ROWS_FLOAT(op)                                                                             \
@@ -969,6 +1041,17 @@ static const TrTypeRule rule_relu6 = {"T", REAL_NUMBER,
 static const TrTypeRule rule_softplus = {"T", "half, bfloat16, float, double",
                                          "signature=features:T -> activations:T" X_T};
 static const TrTypeRule rule_identity = {"T", NULL, "signature=input:T -> output:T; attr=T:type"};
+static const TrTypeRule rule_complex_part = {
+    "T", "complex64, complex128",
+    "signature=input:T -> output:Tout; attr=T:type,default=DT_COMPLEX64,allowed=[@]; "
+    "attr=Tout:type,default=DT_FLOAT,allowed=[DT_FLOAT, DT_DOUBLE]"};
+static const TrTypeRule rule_conj = {
+    "T", "complex64, complex128, variant",
+    "signature=input:T -> output:T; attr=T:type,default=DT_COMPLEX64,allowed=[@]"};
+static const TrTypeRule rule_complex = {
+    "T", "float, double",
+    "signature=real:T, imag:T -> out:Tout; attr=T:type,default=DT_FLOAT,allowed=[@]; "
+    "attr=Tout:type,default=DT_COMPLEX64,allowed=[DT_COMPLEX64, DT_COMPLEX128]"};
 
 /* ---- the op table ------------------------------------------------------------------------ */
 
@@ -1042,6 +1125,17 @@ static const EwOp ew_ops[] = {
     [TR_OP_SOFTPLUS] = {"Softplus", 1, EW, &rule_softplus, false, NULL, {ROWS_FLOAT(softplus)}},
     [TR_OP_LOGICAL_NOT] = {"LogicalNot", 1, EW, NULL, false, NULL, {[TR_BOOL] = row_logical_not_b}},
     [TR_OP_IDENTITY] = {"Identity", 1, EW, &rule_identity, false, NULL, {ROWS_ALL(identity)}},
+    [TR_OP_REAL] = {"Real", 1, EW, &rule_complex_part, false, NULL, {ROWS_COMPLEX(real)}},
+    [TR_OP_IMAG] = {"Imag", 1, EW, &rule_complex_part, false, NULL, {ROWS_COMPLEX(imag)}},
+    [TR_OP_ANGLE] = {"Angle", 1, EW, &rule_complex_part, false, NULL, {ROWS_COMPLEX(angle)}},
+    [TR_OP_CONJ] = {"Conj", 1, EW, &rule_conj, false, NULL, {ROWS_COMPLEX(conj)}},
+    [TR_OP_COMPLEX] = {"Complex",
+                       2,
+                       EW,
+                       &rule_complex,
+                       false,
+                       NULL,
+                       {[TR_FLOAT32] = row_complex_f32, [TR_FLOAT64] = row_complex_f64}},
 };
 
 /* The op type errors name: string addition is TensorFlow's Add, not AddV2. */
@@ -1246,8 +1340,16 @@ ew_infer(TrOpId op, const TrTensorInfo *in, int n_in, TrDType *dtype, TrShape *s
     *shape = in[0].shape;
   else if (!tr_broadcast_shapes(&in[0].shape, &in[1].shape, shape, ew_type(op, t), error))
     return false;
-  /* tf.abs of a complex is ComplexAbs, whose output is real */
-  *dtype = e->to_bool ? TR_BOOL : op == TR_OP_ABS ? tr_dtype_real(t) : t;
+  /* tf.abs of a complex is ComplexAbs, whose output is real, as are Real's, Imag's and
+   * Angle's; Complex makes the complex dtype of its parts */
+  if (e->to_bool)
+    *dtype = TR_BOOL;
+  else if (op == TR_OP_ABS || op == TR_OP_REAL || op == TR_OP_IMAG || op == TR_OP_ANGLE)
+    *dtype = tr_dtype_real(t);
+  else if (op == TR_OP_COMPLEX)
+    *dtype = t == TR_FLOAT64 ? TR_COMPLEX128 : TR_COMPLEX64;
+  else
+    *dtype = t;
   return true;
 }
 
@@ -1294,7 +1396,12 @@ ew_kernel(TrOpId op, TrTensor *const *in, int n_in, TrTensor *out, GError **erro
   X(RELU6)                                                                                         \
   X(SOFTPLUS)                                                                                      \
   X(LOGICAL_NOT)                                                                                   \
-  X(IDENTITY)
+  X(IDENTITY)                                                                                      \
+  X(REAL)                                                                                          \
+  X(IMAG)                                                                                          \
+  X(ANGLE)                                                                                         \
+  X(CONJ)                                                                                          \
+  X(COMPLEX)
 
 #define EW_CALLBACKS(ID)                                                                           \
   static bool infer_##ID(const TrTensorInfo *in, int n_in, const TrAttrs *attrs, TrDType *dtype,   \

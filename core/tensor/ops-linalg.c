@@ -165,7 +165,54 @@ GEMM_LOOP(gemm_loop_f32, float, float)
 GEMM_LOOP(gemm_loop_f64, double, double)
 GEMM_LOOP(gemm_loop_i32, int32_t, uint32_t)
 GEMM_LOOP(gemm_loop_i64, int64_t, uint64_t)
+GEMM_LOOP(gemm_loop_c64, float _Complex, float _Complex)
+GEMM_LOOP(gemm_loop_c128, double _Complex, double _Complex)
 #undef GEMM_LOOP
+
+/* int16 (BatchMatMulV2 has a kernel for it): products and sums in uint32_t, which cannot
+ * overflow int the way uint16_t operands promoted to int would, stored back modulo 2^16 as
+ * Eigen's int16 arithmetic wraps. */
+static void
+gemm_loop_i16(const Gemm *g)
+{
+  const int16_t *a = g->a, *b = g->b;
+  for (int64_t i = 0; i < g->m; i++) {
+    int16_t *crow = (int16_t *)g->c + i * g->c_rs;
+    for (int64_t j = 0; j < g->n; j++) {
+      uint32_t acc = g->accumulate ? (uint32_t)(uint16_t)crow[j] : 0;
+      for (int64_t p = 0; p < g->k; p++)
+        acc += (uint32_t)(uint16_t)a[i * g->a_rs + p * g->a_cs] *
+               (uint32_t)(uint16_t)b[p * g->b_rs + j * g->b_cs];
+      crow[j] = (int16_t)(uint16_t)acc;
+    }
+  }
+}
+
+/* float16 and bfloat16: each row of C summed in float, then rounded once to the storage
+ * type. */
+#define GEMM_LOOP_NARROW(name, T, TO_F, FROM_F)                                                    \
+  static void name(const Gemm *g)                                                                  \
+  {                                                                                                \
+    const T *a = g->a, *b = g->b;                                                                  \
+    float *acc = g_new(float, MAX(g->n, 1));                                                       \
+    for (int64_t i = 0; i < g->m; i++) {                                                           \
+      T *crow = (T *)g->c + i * g->c_rs;                                                           \
+      for (int64_t j = 0; j < g->n; j++)                                                           \
+        acc[j] = g->accumulate ? TO_F(crow[j]) : 0.0f;                                             \
+      for (int64_t p = 0; p < g->k; p++) {                                                         \
+        float av = TO_F(a[i * g->a_rs + p * g->a_cs]);                                             \
+        const T *brow = b + p * g->b_rs;                                                           \
+        for (int64_t j = 0; j < g->n; j++)                                                         \
+          acc[j] += av * TO_F(brow[j * g->b_cs]);                                                  \
+      }                                                                                            \
+      for (int64_t j = 0; j < g->n; j++)                                                           \
+        crow[j] = FROM_F(acc[j]);                                                                  \
+    }                                                                                              \
+    g_free(acc);                                                                                   \
+  }
+GEMM_LOOP_NARROW(gemm_loop_f16, TrHalf, tr_half_to_float, tr_half_from_float)
+GEMM_LOOP_NARROW(gemm_loop_bf16, TrBFloat16, tr_bfloat16_to_float, tr_bfloat16_from_float)
+#undef GEMM_LOOP_NARROW
 
 static void
 gemm_zero(TrDType dtype, const Gemm *g)
@@ -196,6 +243,21 @@ gemm_tile(TrDType dtype, const Gemm *g)
       break;
     case TR_INT64:
       gemm_loop_i64(g);
+      break;
+    case TR_INT16:
+      gemm_loop_i16(g);
+      break;
+    case TR_FLOAT16:
+      gemm_loop_f16(g);
+      break;
+    case TR_BFLOAT16:
+      gemm_loop_bf16(g);
+      break;
+    case TR_COMPLEX64:
+      gemm_loop_c64(g);
+      break;
+    case TR_COMPLEX128:
+      gemm_loop_c128(g);
       break;
     default:
       g_assert_not_reached();
@@ -272,6 +334,22 @@ check_dtypes(const TrTensorInfo *in, const char *op_type, bool (*supported)(TrDT
   return false;
 }
 
+/* MatMul's and BatchMatMulV2's dtypes: their allowed lists, all of which have kernels here
+ * (gemm_tile); the lists are TensorFlow's OpDefs (math_ops.cc). */
+static bool
+matmul_dtype_supported(TrDType dtype)
+{
+  return dtype == TR_FLOAT32 || dtype == TR_FLOAT64 || dtype == TR_FLOAT16 ||
+         dtype == TR_BFLOAT16 || dtype == TR_INT32 || dtype == TR_INT64 || dtype == TR_COMPLEX64 ||
+         dtype == TR_COMPLEX128;
+}
+
+static bool
+batch_matmul_dtype_supported(TrDType dtype)
+{
+  return matmul_dtype_supported(dtype) || dtype == TR_INT16;
+}
+
 static bool
 conv_dtype_supported(TrDType dtype)
 {
@@ -307,7 +385,7 @@ matmul_infer(const TrTensorInfo *in, int n_in, const TrAttrs *attrs, TrDType *dt
              GError **error)
 {
   const char *op = "MatMul";
-  if (!check_dtypes(in, op, tr_dtype_is_numeric, MATMUL_ALLOWED, error))
+  if (!check_dtypes(in, op, matmul_dtype_supported, MATMUL_ALLOWED, error))
     return false;
   const TrShape *a = &in[0].shape, *b = &in[1].shape;
   if (a->rank != TR_UNKNOWN && b->rank != TR_UNKNOWN && a->rank != b->rank) {
@@ -347,7 +425,7 @@ batch_matmul_infer(const TrTensorInfo *in, int n_in, const TrAttrs *attrs, TrDTy
                    TrShape *shape, GError **error)
 {
   const char *op = "BatchMatMulV2";
-  if (!check_dtypes(in, op, tr_dtype_is_numeric, BATCH_MATMUL_ALLOWED, error))
+  if (!check_dtypes(in, op, batch_matmul_dtype_supported, BATCH_MATMUL_ALLOWED, error))
     return false;
   const TrShape *a = &in[0].shape, *b = &in[1].shape;
   for (int i = 0; i < 2; i++) {

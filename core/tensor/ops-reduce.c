@@ -14,6 +14,7 @@
  */
 #include "tr-tensor-private.h"
 
+#include <complex.h>
 #include <math.h>
 #include <string.h>
 
@@ -170,6 +171,13 @@ INT_REDUCERS(u64, uint64_t, uint64_t, 0, UINT64_MAX, ADD_UW, MUL_UW)
 HALF_REDUCERS(f16, TrHalf, LOAD_F16)
 HALF_REDUCERS(bf16, TrBFloat16, LOAD_BF16)
 
+/* complex64 and complex128 (Sum, Prod and Mean have CPU kernels for them, TF_CALL_NUMBER_TYPES):
+ * C's complex arithmetic. */
+REDUCER(sum_c64, float _Complex, float _Complex, 0, ADD)
+REDUCER(sum_c128, double _Complex, double _Complex, 0, ADD)
+REDUCER(prod_c64, float _Complex, float _Complex, 1, MUL)
+REDUCER(prod_c128, double _Complex, double _Complex, 1, MUL)
+
 /* Mean: the sum divided by the count; integers truncate, and an empty integer mean is 0. */
 #define MEAN_FINISH(NAME, TO, TA, DIVIDE)                                                          \
   static void finish_##NAME(void *outv, const void *accv, int64_t n, int64_t count)                \
@@ -181,6 +189,8 @@ HALF_REDUCERS(bf16, TrBFloat16, LOAD_BF16)
   }
 MEAN_FINISH(mean_f32, float, float, acc[i] / (float)count)
 MEAN_FINISH(mean_f64, double, double, acc[i] / (double)count)
+MEAN_FINISH(mean_c64, float _Complex, float _Complex, acc[i] / (float)count)
+MEAN_FINISH(mean_c128, double _Complex, double _Complex, acc[i] / (double)count)
 MEAN_FINISH(mean_i32, int32_t, int64_t, count ? acc[i] / count : 0)
 MEAN_FINISH(mean_i64, int64_t, int64_t, count ? acc[i] / count : 0)
 MEAN_FINISH(mean_i8, int8_t, int64_t, count ? acc[i] / count : 0)
@@ -262,7 +272,10 @@ typedef struct {
 } ReduceOp;
 
 static const ReduceOp reduce_ops[] = {
-    [TR_OP_SUM] = {"Sum", &rule_number, {NUMERIC_ENTRIES(sum)}},
+    [TR_OP_SUM] = {"Sum",
+                   &rule_number,
+                   {NUMERIC_ENTRIES(sum), [TR_COMPLEX64] = ENTRY(TR_COMPLEX64, sum_c64),
+                    [TR_COMPLEX128] = ENTRY(TR_COMPLEX128, sum_c128)}},
     [TR_OP_MEAN] = {"Mean",
                     &rule_number,
                     {[TR_FLOAT32] = MEAN_ENTRY(TR_FLOAT32, sum_f32, mean_f32),
@@ -276,10 +289,15 @@ static const ReduceOp reduce_ops[] = {
                      [TR_UINT32] = MEAN_ENTRY(TR_UINT64, sum_u32_wide, mean_u32),
                      [TR_UINT64] = MEAN_ENTRY(TR_UINT64, sum_u64_wide, mean_u64),
                      [TR_FLOAT16] = MEAN_ENTRY(TR_FLOAT32, sum_f16, mean_f16),
-                     [TR_BFLOAT16] = MEAN_ENTRY(TR_FLOAT32, sum_bf16, mean_bf16)}},
+                     [TR_BFLOAT16] = MEAN_ENTRY(TR_FLOAT32, sum_bf16, mean_bf16),
+                     [TR_COMPLEX64] = MEAN_ENTRY(TR_COMPLEX64, sum_c64, mean_c64),
+                     [TR_COMPLEX128] = MEAN_ENTRY(TR_COMPLEX128, sum_c128, mean_c128)}},
     [TR_OP_MAX] = {"Max", &rule_real_number, {NUMERIC_ENTRIES(max)}},
     [TR_OP_MIN] = {"Min", &rule_real_number, {NUMERIC_ENTRIES(min)}},
-    [TR_OP_PROD] = {"Prod", &rule_number, {NUMERIC_ENTRIES(prod)}},
+    [TR_OP_PROD] = {"Prod",
+                    &rule_number,
+                    {NUMERIC_ENTRIES(prod), [TR_COMPLEX64] = ENTRY(TR_COMPLEX64, prod_c64),
+                     [TR_COMPLEX128] = ENTRY(TR_COMPLEX128, prod_c128)}},
     [TR_OP_ALL] = {"All", NULL, {[TR_BOOL] = ENTRY(TR_BOOL, all_b)}},
     [TR_OP_ANY] = {"Any", NULL, {[TR_BOOL] = ENTRY(TR_BOOL, any_b)}},
 };
@@ -692,7 +710,8 @@ sort_infer(TrOpId op, const TrTensorInfo *in, const TrAttrs *attrs, TrDType *dty
            GError **error)
 {
   TrDType t = in[0].dtype;
-  if (t != TR_FLOAT32 && t != TR_FLOAT64 && t != TR_INT32 && t != TR_INT64) {
+  /* TopKV2 has a CPU kernel for each dtype its attr allows (TF_CALL_REAL_NUMBER_TYPES) */
+  if (!tr_rule_allows(&rule_top_k, t)) {
     tr_set_attr_error(error, "TopKV2", &rule_top_k, t);
     return false;
   }
@@ -730,28 +749,58 @@ sort_compare(gconstpointer pa, gconstpointer pb, gpointer data)
   const SortLane *l = data;
   int64_t a = *(const int64_t *)pa * l->stride, b = *(const int64_t *)pb * l->stride;
   int c;
-  switch (l->dtype) {
-    case TR_FLOAT32: {
-      float x = ((const float *)l->base)[a], y = ((const float *)l->base)[b];
-      c = (x > y) - (x < y);
-      break;
-    }
-    case TR_FLOAT64: {
-      double x = ((const double *)l->base)[a], y = ((const double *)l->base)[b];
-      c = (x > y) - (x < y);
-      break;
-    }
-    case TR_INT32: {
-      int32_t x = ((const int32_t *)l->base)[a], y = ((const int32_t *)l->base)[b];
-      c = (x > y) - (x < y);
-      break;
-    }
-    default: {
-      int64_t x = ((const int64_t *)l->base)[a], y = ((const int64_t *)l->base)[b];
-      c = (x > y) - (x < y);
-      break;
-    }
+#define SORT_CMP(T, CONV)                                                                          \
+  {                                                                                                \
+    T x = CONV(((const T *)l->base)[a]), y = CONV(((const T *)l->base)[b]);                        \
+    c = (x > y) - (x < y);                                                                         \
   }
+#define AS_IS(v) (v)
+  switch (l->dtype) {
+    case TR_FLOAT32:
+      SORT_CMP(float, AS_IS)
+      break;
+    case TR_FLOAT64:
+      SORT_CMP(double, AS_IS)
+      break;
+    case TR_INT32:
+      SORT_CMP(int32_t, AS_IS)
+      break;
+    case TR_INT8:
+      SORT_CMP(int8_t, AS_IS)
+      break;
+    case TR_INT16:
+      SORT_CMP(int16_t, AS_IS)
+      break;
+    case TR_UINT8:
+      SORT_CMP(uint8_t, AS_IS)
+      break;
+    case TR_UINT16:
+      SORT_CMP(uint16_t, AS_IS)
+      break;
+    case TR_UINT32:
+      SORT_CMP(uint32_t, AS_IS)
+      break;
+    case TR_UINT64:
+      SORT_CMP(uint64_t, AS_IS)
+      break;
+    case TR_FLOAT16: {
+      float x = tr_half_to_float(((const TrHalf *)l->base)[a]);
+      float y = tr_half_to_float(((const TrHalf *)l->base)[b]);
+      c = (x > y) - (x < y);
+      break;
+    }
+    case TR_BFLOAT16: {
+      float x = tr_bfloat16_to_float(((const TrBFloat16 *)l->base)[a]);
+      float y = tr_bfloat16_to_float(((const TrBFloat16 *)l->base)[b]);
+      c = (x > y) - (x < y);
+      break;
+    }
+    default:
+      SORT_CMP(int64_t, AS_IS)
+      break;
+  }
+#undef SORT_CMP
+#undef AS_IS
   return l->descending ? -c : c;
 }
 

@@ -35,6 +35,8 @@ G_BEGIN_DECLS
   X(LESS_EQUAL, "LessEqual")                                                                       \
   X(LOGICAL_AND, "LogicalAnd")                                                                     \
   X(LOGICAL_OR, "LogicalOr")                                                                       \
+  /* real and imaginary parts (float, double) into complex64, complex128 */                        \
+  X(COMPLEX, "Complex")                                                                            \
   /* elementwise unary */                                                                          \
   X(NEG, "Neg")                                                                                    \
   X(ABS, "Abs")                                                                                    \
@@ -51,6 +53,11 @@ G_BEGIN_DECLS
   X(SOFTPLUS, "Softplus")                                                                          \
   X(LOGICAL_NOT, "LogicalNot")                                                                     \
   X(IDENTITY, "Identity")                                                                          \
+  /* of complex64 and complex128 only; Real, Imag and Angle give the real dtype */                 \
+  X(REAL, "Real")                                                                                  \
+  X(IMAG, "Imag")                                                                                  \
+  X(ANGLE, "Angle")                                                                                \
+  X(CONJ, "Conj")                                                                                  \
   X(CAST, "Cast")                                                                                  \
   /* elementwise, more inputs */                                                                   \
   X(SELECT, "SelectV2")                                                                            \

@@ -193,6 +193,7 @@ typedef enum {
   TR_ERROR_FAILED_PRECONDITION,
   TR_ERROR_NOT_FOUND, /* tf.errors.NotFoundError: no kernel for these dtypes */
   TR_ERROR_CANCELLED, /* a run stopped on request (TrRunContext.cancel): an interrupt */
+  TR_ERROR_UNKNOWN,   /* tf.errors.UnknownError: an exception of a host function (py_function) */
 } TrErrorCode;
 
 /* Interrupts reach long kernels: GEMM, convolutions, elementwise ops and reductions over large

@@ -18,10 +18,10 @@
  * them): they become extra inputs of the node. converted_call, and_, or_, not_ and len_ complete
  * the namespace.
  *
- * tf.cond, tf.while_loop and tf.map_fn (py/control.py, run here) are written over the same
- * operators: cond_flat traces two branch functions into an If node, and while_stmt takes
- * tf.while_loop's shape invariants and its strictness (a shape that changes is an error there,
- * where AutoGraph relaxes it) through its opts.
+ * tf.cond, tf.while_loop, tf.map_fn and tf.vectorized_map (py/control.py, run here) are written
+ * over the same operators: cond_flat traces two branch functions into an If node, and
+ * while_stmt takes tf.while_loop's shape invariants and its strictness (a shape that changes is
+ * an error there, where AutoGraph relaxes it) through its opts.
  */
 #include "control-py.h"
 #include "tf-private.h"
@@ -1599,7 +1599,7 @@ run_control_source(PyObject *module, TfState *st)
   Py_XDECREF(code);
   r = done ? 0 : -1;
   Py_XDECREF(done);
-  static const char *const exported[] = {"cond", "while_loop", "map_fn"};
+  static const char *const exported[] = {"cond", "while_loop", "map_fn", "vectorized_map"};
   for (size_t i = 0; r == 0 && i < G_N_ELEMENTS(exported); i++) {
     PyObject *fn = PyDict_GetItemString(ns, exported[i]); /* borrowed */
     r = fn ? PyModule_AddObjectRef(module, exported[i], fn) : -1;

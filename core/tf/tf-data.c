@@ -1072,15 +1072,73 @@ map_outputs(TfState *st, TrGraph *g, PyObject *result)
   return structure;
 }
 
-/* The new state a scan or reduce function returned, as outputs of g. */
+/* The dtypes (DType objects) or TensorSpecs of g's outputs from `first` on, laid out as
+ * `structure`: the types and structures TensorFlow's scan and reduce name in their errors. New
+ * reference. */
+static PyObject *
+outputs_described(TfState *st, TrGraph *g, int first, PyObject *structure, bool specs)
+{
+  int n = tr_graph_n_outputs(g) - first;
+  PyObject **items = g_new0(PyObject *, MAX(n, 1)); /* owned references */
+  PyObject *r = NULL;
+  int made = 0;
+  for (; made < n; made++) {
+    TrOutput out = tr_node_output(tr_graph_output(g, first + made), 0);
+    items[made] = specs ? tensor_spec_new(st, tr_output_dtype(out), tr_output_shape(out))
+                        : Py_NewRef(tf_dtype_object(st, tr_output_dtype(out)));
+    if (!items[made])
+      goto out;
+  }
+  r = structure_pack(structure, items);
+out:
+  for (int i = 0; i < made; i++)
+    Py_DECREF(items[i]);
+  g_free(items);
+  return r;
+}
+
+/* The new state a scan or reduce function returned, as outputs of g, with the dtypes of the
+ * initial state: else TensorFlow's TypeError (scan_op.py's text for scan, dataset_ops.py's for
+ * reduce; str() of the dtype structures, so a lone dtype shows as <dtype: 'int64'>). */
 static bool
 state_outputs(TfState *st, TrGraph *g, FnTrace *ft, PyObject *new_state)
 {
+  int first = tr_graph_n_outputs(g);
   PyObject *leaves = PyList_New(0);
   bool ok = leaves && structure_flatten_up_to(ft->state, new_state, leaves, "The new state") &&
             add_outputs(st, g, leaves);
   Py_XDECREF(leaves);
-  return ok;
+  if (!ok)
+    return false;
+  guint n = ft->initial->len;
+  bool same = true;
+  for (guint i = 0; same && i < n; i++) {
+    TrOutput out = tr_node_output(tr_graph_output(g, first + (int)i), 0);
+    same = tr_output_dtype(out) == ((TrTensor *)g_ptr_array_index(ft->initial, i))->dtype;
+  }
+  if (same)
+    return true;
+  PyObject **old_items = g_new0(PyObject *, MAX(n, 1)); /* borrowed */
+  for (guint i = 0; i < n; i++)
+    old_items[i] = tf_dtype_object(st, ((TrTensor *)g_ptr_array_index(ft->initial, i))->dtype);
+  PyObject *old_types = structure_pack(ft->state, old_items);
+  g_free(old_items);
+  PyObject *new_types = old_types ? outputs_described(st, g, first, ft->state, false) : NULL;
+  if (new_types) {
+    if (ft->returns_state)
+      PyErr_Format(PyExc_TypeError,
+                   "The element types for the new state must match the initial state. Expected "
+                   "%S but got %S.",
+                   old_types, new_types);
+    else
+      PyErr_Format(PyExc_TypeError,
+                   "Invalid `scan_func`. The element types for the new state must match the "
+                   "initial state. Expected %S, got %S.",
+                   old_types, new_types);
+  }
+  Py_XDECREF(old_types);
+  Py_XDECREF(new_types);
+  return false;
 }
 
 /* flat_map's result: a Dataset, whose template (or eager dataset) becomes ft->dataset and whose
@@ -1122,11 +1180,18 @@ fn_outputs(TfState *st, TrGraph *g, FnTrace *ft, DataFn *fn, PyObject *result)
     ft->structure = map_outputs(st, g, result);
     return ft->structure != NULL;
   }
-  /* scan: (new_state, output_element) */
+  /* scan: (new_state, output_element); else scan_op.py's TypeError naming what it returned */
   if (!(PyTuple_Check(result) || PyList_Check(result)) || PySequence_Size(result) != 2) {
-    PyErr_SetString(PyExc_TypeError,
-                    "The scan function must return a pair comprising the new state and the "
-                    "output value.");
+    int first = tr_graph_n_outputs(g);
+    PyObject *structure = map_outputs(st, g, result);
+    PyObject *returned = structure ? outputs_described(st, g, first, structure, true) : NULL;
+    if (returned)
+      PyErr_Format(PyExc_TypeError,
+                   "Invalid `scan_func`. `scan_func` should return a pair consisting of new "
+                   "state and the output value but its return type is %S.",
+                   returned);
+    Py_XDECREF(structure);
+    Py_XDECREF(returned);
     return false;
   }
   PyObject *new_state = PySequence_GetItem(result, 0), *out = PySequence_GetItem(result, 1);

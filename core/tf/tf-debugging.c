@@ -3,8 +3,9 @@
  *
  * Most of it is Python (py/debugging.py), as TensorFlow's own check_ops.py and nest.py are: the
  * messages are built from Python values and NumPy's printing. This file gives that code the few
- * things only C can do: whether a trace is running, the graph's name scopes, and the Assert and
- * CheckNumerics nodes that fail a graph's run with TensorFlow's texts (core/graph/gops.c).
+ * things only C can do: whether a trace is running, the graph's name scopes, the Assert and
+ * CheckNumerics nodes that fail a graph's run with TensorFlow's texts (core/graph/gops.c), and
+ * the EagerPyFunc node by which a graph calls tf.py_function's Python function as it runs.
  */
 #include "tf-private.h"
 
@@ -118,6 +119,169 @@ dbg_check_numerics_node(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
   Py_RETURN_NONE;
 }
 
+/* ---- tf.py_function in a graph ----------------------------------------------------------------
+ * An EagerPyFunc node calls back into Python when its graph runs: `runner` (py/debugging.py)
+ * takes the inputs as eager tensors and returns the results as a list of eager tensors of the
+ * declared dtypes. A Python exception fails the run with the class TensorFlow's py_func.cc
+ * maps it to, its message "ValueError: text" as the first line of TensorFlow's. */
+
+static TrErrorCode
+py_exception_code(PyObject *exc)
+{
+  if (PyErr_GivenExceptionMatches(exc, PyExc_ValueError) ||
+      PyErr_GivenExceptionMatches(exc, PyExc_TypeError))
+    return TR_ERROR_INVALID_ARGUMENT;
+  if (PyErr_GivenExceptionMatches(exc, PyExc_StopIteration))
+    return TR_ERROR_OUT_OF_RANGE;
+  if (PyErr_GivenExceptionMatches(exc, PyExc_MemoryError))
+    return TR_ERROR_RESOURCE_EXHAUSTED;
+  if (PyErr_GivenExceptionMatches(exc, PyExc_NotImplementedError))
+    return TR_ERROR_UNIMPLEMENTED;
+  return TR_ERROR_UNKNOWN;
+}
+
+/* The pending Python exception as a GError (and cleared); an OpError raised by TensorFlow code
+ * inside the function keeps its class. */
+static void
+py_exception_to_error(TfState *st, GError **error)
+{
+  PyObject *type, *exc, *tb; /* owned */
+  PyErr_Fetch(&type, &exc, &tb);
+  PyErr_NormalizeException(&type, &exc, &tb);
+  Py_XDECREF(type);
+  Py_XDECREF(tb);
+  if (!exc) {
+    g_set_error_literal(error, TR_ERROR, TR_ERROR_UNKNOWN, "a py_function failed");
+    return;
+  }
+  TrErrorCode code = py_exception_code(exc);
+  for (int i = 0; i < TF_N_ERRORS; i++) {
+#define KIND_CODE(c, nm) [TF_ERROR_##c] = TR_ERROR_##c,
+    static const TrErrorCode codes[] = {TF_ERROR_LIST(KIND_CODE)};
+#undef KIND_CODE
+    if (PyObject_TypeCheck(exc, (PyTypeObject *)st->errors[i]))
+      code = codes[i];
+  }
+  PyObject *text = PyObject_Str(exc); /* owned */
+  const char *msg = text ? PyUnicode_AsUTF8(text) : NULL;
+  PyErr_Clear();
+  g_set_error(error, TR_ERROR, code, "%s: %s", Py_TYPE(exc)->tp_name, msg ? msg : "?");
+  Py_XDECREF(text);
+  Py_DECREF(exc);
+}
+
+/* TrHostFunc of an EagerPyFunc node; `user` is the runner (a reference the node's TrHostCall
+ * owns). The graph may run without the GIL held: it is taken here. */
+static bool
+py_func_call(void *user, TrTensor *const *in, int n_in, TrTensor **out, int n_out, GError **error)
+{
+  PyGILState_STATE gil = PyGILState_Ensure();
+  TfState *st = tf_state();
+  bool ok = false;
+  PyObject *result = NULL, *seq = NULL;
+  PyObject *args = PyTuple_New(n_in); /* owned */
+  for (int i = 0; args && i < n_in; i++) {
+    PyObject *t = tf_tensor_new(st, tr_tensor_ref(in[i])); /* owned; stolen below */
+    if (!t)
+      Py_CLEAR(args);
+    else
+      PyTuple_SET_ITEM(args, i, t);
+  }
+  result = args ? PyObject_Call((PyObject *)user, args, NULL) : NULL;
+  seq = result ? PySequence_Fast(result, "a py_function runner returns a list") : NULL;
+  if (seq && PySequence_Fast_GET_SIZE(seq) != n_out)
+    PyErr_Format(PyExc_ValueError, "expected %d values from the function, got %zd", n_out,
+                 PySequence_Fast_GET_SIZE(seq));
+  else if (seq) {
+    ok = true;
+    for (int i = 0; ok && i < n_out; i++) {
+      PyObject *v = PySequence_Fast_GET_ITEM(seq, i);
+      TrTensor *value = tf_is_tensor(st, v) ? tf_tensor_value(v) : NULL;
+      if (!value) {
+        PyErr_SetString(PyExc_TypeError, "a py_function runner returns eager tensors");
+        ok = false;
+      } else {
+        out[i] = tr_tensor_ref(value);
+      }
+    }
+  }
+  if (!ok)
+    py_exception_to_error(st, error);
+  Py_XDECREF(seq);
+  Py_XDECREF(result);
+  Py_XDECREF(args);
+  PyGILState_Release(gil);
+  return ok;
+}
+
+static void
+py_func_release(void *user)
+{
+  PyGILState_STATE gil = PyGILState_Ensure();
+  Py_DECREF((PyObject *)user);
+  PyGILState_Release(gil);
+}
+
+/* py_func_node(runner, inputs, dtypes, name): an EagerPyFunc node of the graph being built;
+ * returns its outputs as a list of symbolic tensors. */
+static PyObject *
+dbg_py_func_node(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+  TfState *st = tf_state();
+  TrGraph *g = trace_graph();
+  if (nargs != 4 || !g || !PyCallable_Check(args[0]) || !PyList_Check(args[1]) ||
+      !PyList_Check(args[2])) {
+    PyErr_SetString(PyExc_TypeError,
+                    "py_func_node(runner, inputs: list, dtypes: list, name) while tracing");
+    return NULL;
+  }
+  const char *name = PyUnicode_Check(args[3]) ? PyUnicode_AsUTF8(args[3]) : NULL;
+  PyObject *inputs = PyList_AsTuple(args[1]), *dtypes = PyList_AsTuple(args[2]); /* owned */
+  if (!inputs || !dtypes) {
+    Py_XDECREF(inputs);
+    Py_XDECREF(dtypes);
+    return NULL;
+  }
+  int n = (int)PyTuple_GET_SIZE(inputs), n_out = (int)PyTuple_GET_SIZE(dtypes);
+  TfOperand *ops = g_new0(TfOperand, MAX(n, 1));
+  TrOutput *ins = g_new(TrOutput, MAX(n, 1));
+  TrDType *out_dtypes = g_new(TrDType, MAX(n_out, 1));
+  PyObject *result = NULL;
+  int done = 0;
+  for (; done < n; done++) {
+    if (!tf_operand(st, PyTuple_GET_ITEM(inputs, done), TR_DTYPE_INVALID, true, &ops[done]))
+      goto out;
+    ins[done] = ops[done].out;
+  }
+  for (int i = 0; i < n_out; i++)
+    if (!tf_dtype_arg(st, PyTuple_GET_ITEM(dtypes, i), TR_DTYPE_INVALID, &out_dtypes[i]))
+      goto out;
+  TrHostCall *call = tr_host_call_new(py_func_call, Py_NewRef(args[0]), py_func_release);
+  GError *error = NULL;
+  TrNode *node = tr_graph_add_host_call(g, call, ins, n, out_dtypes, n_out, name, &error);
+  tr_host_call_unref(call);
+  if (!node) {
+    tf_raise_any(st, error);
+    goto out;
+  }
+  result = PyList_New(n_out);
+  for (int i = 0; result && i < n_out; i++) {
+    PyObject *t = tf_symbolic_new(st, g, tr_node_output(node, i));
+    if (!t)
+      Py_CLEAR(result);
+    else
+      PyList_SET_ITEM(result, i, t);
+  }
+out:
+  tf_operands_clear(ops, done);
+  g_free(ops);
+  g_free(ins);
+  g_free(out_dtypes);
+  Py_DECREF(inputs);
+  Py_DECREF(dtypes);
+  return result;
+}
+
 /* static_value(tensor): its value when known at trace time (eager tensors, Const nodes), as an
  * eager tensor, else None: TensorFlow's tensor_util.constant_value for the checks it makes
  * while tracing. */
@@ -131,12 +295,37 @@ dbg_static_value(PyObject *self, PyObject *v)
   return tf_tensor_new(st, t);
 }
 
+/* set_eager_scope(scope): tf.name_scope's scope while eager ("" or None: none); returns the
+ * previous one. */
+static PyObject *
+dbg_set_eager_scope(PyObject *self, PyObject *scope)
+{
+  TfState *st = tf_state();
+  const char *text = scope == Py_None         ? ""
+                     : PyUnicode_Check(scope) ? PyUnicode_AsUTF8(scope)
+                                              : NULL;
+  if (!text) {
+    if (!PyErr_Occurred())
+      PyErr_SetString(PyExc_TypeError, "set_eager_scope(scope: str)");
+    return NULL;
+  }
+  PyObject *old = PyUnicode_FromString(st->eager_name_scope ? st->eager_name_scope : "");
+  if (!old)
+    return NULL;
+  g_free(st->eager_name_scope);
+  st->eager_name_scope = *text ? g_strdup(text) : NULL;
+  return old;
+}
+
 static PyMethodDef dbg_methods[] = {
+    {"set_eager_scope", dbg_set_eager_scope, METH_O, "set_eager_scope(scope)\n--\n\n"},
     {"tracing", dbg_tracing, METH_NOARGS, "tracing()\n--\n\n"},
     {"push_scope", dbg_push_scope, METH_O, "push_scope(name)\n--\n\n"},
     {"pop_scope", dbg_pop_scope, METH_NOARGS, "pop_scope()\n--\n\n"},
     {"assert_node", (PyCFunction)(void (*)(void))dbg_assert_node, METH_FASTCALL,
      "assert_node(condition, data, summarize)\n--\n\n"},
+    {"py_func_node", (PyCFunction)(void (*)(void))dbg_py_func_node, METH_FASTCALL,
+     "py_func_node(runner, inputs, dtypes, name)\n--\n\n"},
     {"check_numerics_node", (PyCFunction)(void (*)(void))dbg_check_numerics_node, METH_FASTCALL,
      "check_numerics_node(tensor, message)\n--\n\n"},
     {"static_value", dbg_static_value, METH_O, "static_value(tensor)\n--\n\n"},
@@ -174,4 +363,5 @@ tf_debugging_init(PyObject *module, TfState *st)
 void
 tf_debugging_clear(TfState *st)
 {
+  g_clear_pointer(&st->eager_name_scope, g_free);
 }

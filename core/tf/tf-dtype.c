@@ -497,7 +497,6 @@ static const struct {
   int code;
 } other_error_classes[] = {
     {"CancelledError", "CANCELLED", 1},
-    {"UnknownError", "UNKNOWN", 2},
     {"DeadlineExceededError", "DEADLINE_EXCEEDED", 4},
     {"AlreadyExistsError", "ALREADY_EXISTS", 6},
     {"PermissionDeniedError", "PERMISSION_DENIED", 7},
@@ -524,6 +523,8 @@ error_code_of(TfErrorKind kind)
       return 9;
     case TF_ERROR_NOT_FOUND:
       return 5;
+    case TF_ERROR_UNKNOWN:
+      return 2;
     default:
       return 2; /* UNKNOWN */
   }

@@ -1476,7 +1476,22 @@ tf_sort(TfState *st, const OpsFunction *f, PyObject *const *a)
   if (!int_arg(st, a[1], "axis", -1, &attrs.axis))
     return NULL;
   const char *name = name_arg(f->op == TR_OP_ARGSORT ? a[4] : a[3], NULL);
-  return apply1(st, f->op, a[0], &attrs, name);
+  TfOperand o;
+  if (!operand_arg(st, a[0], TR_DTYPE_INVALID, &o))
+    return NULL;
+  /* TF's sort_ops.py reads the axis' length as tf.shape(values)[axis] before sorting, so an
+   * axis out of range fails there, eagerly as the StridedSlice of that shape vector. */
+  int rank = o.shape.rank;
+  if (!tf_trace(st) && rank != TR_UNKNOWN && (attrs.axis >= rank || attrs.axis < -rank)) {
+    PyErr_Format(st->errors[TF_ERROR_INVALID_ARGUMENT],
+                 "slice index %lld of dimension 0 out of bounds. [Op:StridedSlice]",
+                 (long long)attrs.axis);
+    tf_operand_clear(&o);
+    return NULL;
+  }
+  PyObject *r = tf_apply(st, f->op, &o, 1, &attrs, name);
+  tf_operand_clear(&o);
+  return r;
 }
 
 /* ---- tf.norm ----------------------------------------------------------------------------------
@@ -2035,9 +2050,73 @@ einsum_check_dims(TfState *st, const TfOperand *x, const Labels *l, int64_t *siz
     g_autofree char *s = tr_shape_to_error_string(&x->shape);
     PyErr_Format(tf_trace(st) ? PyExc_ValueError : st->errors[TF_ERROR_INVALID_ARGUMENT],
                  "Expected dimension %lld at axis %d of the input shaped %s but got dimension "
-                 "%lld",
-                 (long long)sizes[label], j, s, (long long)d);
+                 "%lld%s",
+                 (long long)sizes[label], j, s, (long long)d, tf_trace(st) ? "" : " [Op:Einsum]");
     return false;
+  }
+  return true;
+}
+
+/* TF's special_math_ops._einsum_v2_parse_and_resolve_equation, before any kernel sees the
+ * equation: its ValueErrors for characters other than letters, commas, one "->" and ellipses,
+ * a count of subscripts other than the inputs', and output labels repeated or not in any input.
+ * `eq` is the equation without spaces; the messages show it with '0' for each ellipsis, as TF
+ * resolves it, or the equation as given. */
+static bool
+einsum_validate(const char *equation, const char *eq, int n_inputs)
+{
+  bool ellipsis = strstr(equation, "...") != NULL;
+  if (ellipsis && strchr(eq, '0')) {
+    PyErr_Format(PyExc_ValueError, "Invalid character \"0\" in equation: %s.", equation);
+    return false;
+  }
+  g_autoptr(GString) resolved = g_string_new(NULL);
+  for (const char *p = eq; *p; p++) {
+    if (ellipsis && g_str_has_prefix(p, "...")) {
+      g_string_append_c(resolved, '0');
+      p += 2;
+    } else {
+      g_string_append_c(resolved, *p);
+    }
+  }
+  const char *r = resolved->str, *arrow = strstr(r, "->");
+  bool ok = true;
+  for (const char *p = r; *p && ok; p++) {
+    if (p == arrow) {
+      p++;
+      continue;
+    }
+    bool label = g_ascii_isalpha(*p) || (ellipsis && *p == '0');
+    ok = label || (*p == ',' && (!arrow || p < arrow));
+  }
+  if (!ok) {
+    PyErr_Format(PyExc_ValueError, "Subscripts have incorrect format: %s", r);
+    return false;
+  }
+  size_t in_len = arrow ? (size_t)(arrow - r) : strlen(r);
+  int n_subscripts = 1;
+  for (size_t i = 0; i < in_len; i++)
+    n_subscripts += r[i] == ',';
+  if (n_subscripts != n_inputs) {
+    PyErr_Format(PyExc_ValueError, "Got %d inputs for equation \"%s\", expecting %d", n_inputs,
+                 equation, n_subscripts);
+    return false;
+  }
+  if (!arrow)
+    return true;
+  const char *out = arrow + 2;
+  for (const char *p = out; *p; p++) {
+    if (strchr(p + 1, *p)) {
+      PyErr_Format(PyExc_ValueError,
+                   "Output subscripts contain a label appearing more than once: %s", equation);
+      return false;
+    }
+    if (*p != '0' && !memchr(r, *p, in_len)) {
+      PyErr_Format(PyExc_ValueError,
+                   "Output subscripts contain the label %c not present in the input subscripts.",
+                   *p);
+      return false;
+    }
   }
   return true;
 }
@@ -2052,6 +2131,8 @@ einsum(TfState *st, const char *equation, PyObject *const *inputs, int n, const 
     if (*r != ' ')
       *w++ = *r;
   *w = '\0';
+  if (!einsum_validate(equation, eq, n))
+    return NULL;
   char *arrow = strstr(eq, "->");
   if (arrow)
     *arrow = '\0';
@@ -2090,9 +2171,13 @@ einsum(TfState *st, const char *equation, PyObject *const *inputs, int n, const 
       goto done;
     }
     if (!einsum_parse(parts[i], strlen(parts[i]), rank, 0, &l[i], &n_ell) || l[i].n != rank) {
+      /* EinsumOp's ProcessDimensions texts; eager errors end with the op's name. */
+      bool has_ellipsis = strstr(parts[i], "...") != NULL;
       PyErr_Format(st->errors[TF_ERROR_INVALID_ARGUMENT],
-                   "Expected input %d to have rank %d but got: %d", i,
-                   (int)(strlen(parts[i]) - (strstr(parts[i], "...") ? 3 : 0)), rank);
+                   "Expected input %d to have rank %s%d but got: %d%s", i,
+                   has_ellipsis ? "at least " : "",
+                   (int)(strlen(parts[i]) - (has_ellipsis ? 3 : 0)), rank,
+                   tf_trace(st) ? "" : " [Op:Einsum]");
       goto done;
     }
     max_ell = MAX(max_ell, n_ell);
@@ -2272,6 +2357,13 @@ static const char *const P_UNSTACK[] = {"value", "num", "axis", "name", NULL};
   X(cos, unary_body, P_UNARY, 1, COS, NULL, IN_TF | IN_MATH)                                       \
   X(logical_not, unary_body, P_UNARY, 1, LOGICAL_NOT, NULL, IN_TF | IN_MATH)                       \
   X(identity, unary_body, P_UNARY, 1, IDENTITY, NULL, IN_TF)                                       \
+  /* the complex-number ops; py/debugging.py's tf.math.real, imag, angle, conj and tf.complex      \
+   * check the dtypes and handle real inputs as TensorFlow's math_ops does */                      \
+  X(_real, unary_body, P_UNARY, 1, REAL, "Real", IN_TF)                                            \
+  X(_imag, unary_body, P_UNARY, 1, IMAG, "Imag", IN_TF)                                            \
+  X(_angle, unary_body, P_UNARY, 1, ANGLE, "Angle", IN_TF)                                         \
+  X(_conj, unary_body, P_UNARY, 1, CONJ, "Conj", IN_TF)                                            \
+  X(_complex, binary_body, P_BINARY, 2, COMPLEX, "Complex", IN_TF)                                 \
   /* elementwise, binary */                                                                        \
   X(add, binary_body, P_BINARY, 2, ADD, "Add", IN_TF | IN_MATH)                                    \
   X(subtract, binary_body, P_BINARY, 2, SUB, "Sub", IN_TF | IN_MATH)                               \

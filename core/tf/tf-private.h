@@ -51,7 +51,8 @@ typedef struct TfTape TfTape;
   X(UNIMPLEMENTED, UnimplementedError)                                                             \
   X(RESOURCE_EXHAUSTED, ResourceExhaustedError)                                                    \
   X(FAILED_PRECONDITION, FailedPreconditionError)                                                  \
-  X(NOT_FOUND, NotFoundError)
+  X(NOT_FOUND, NotFoundError)                                                                      \
+  X(UNKNOWN, UnknownError)
 
 typedef enum {
 #define TF_ERROR_ENUM(code, name) TF_ERROR_##code,
@@ -117,6 +118,10 @@ typedef struct {
   bool random_seeded;
   int64_t random_seed;
   int64_t random_counter;
+
+  /* tf-debugging.c: tf.name_scope's scope while eager ("outer/inner/"; NULL: none), which
+   * prefixes the names of variables made there, as TensorFlow's eager name scopes do */
+  char *eager_name_scope;
 
   /* tf-variable.c */
   PyTypeObject *Variable;

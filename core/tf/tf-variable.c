@@ -161,7 +161,17 @@ variable_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     tr_tensor_unref(t);
     return NULL;
   }
-  self->var = tr_variable_new(t, name_text); /* owned by self */
+  /* The name scope prefixes the name, eagerly as in a trace: TensorFlow's "outer/v". A Keras
+   * layer's scope is the eager one even while its first call is traced (py/debugging.py's
+   * _layer_name_scope), as Keras enters it in the graph too. */
+  const char *scope = st->eager_name_scope ? st->eager_name_scope
+                      : tr                 ? tr_graph_name_scope(tr->graph)
+                                           : NULL;
+  g_autofree char *scoped = NULL;
+  if (scope && *scope)
+    scoped = g_strdup_printf("%s%s%s", scope, g_str_has_suffix(scope, "/") ? "" : "/",
+                             name_text ? name_text : "Variable");
+  self->var = tr_variable_new(t, scoped ? scoped : name_text); /* owned by self */
   tr_tensor_unref(t);
   self->var->trainable = is_trainable;
   emit_created(st, self->var);

@@ -351,9 +351,108 @@ test_failure_leaves_graph_unchanged(void)
   g_string_free(sink.text, TRUE);
 }
 
+/* ---- EagerPyFunc: a host function called when the node runs ---------------------------- */
+
+typedef struct {
+  int calls;     /* runs of the function */
+  int released;  /* destroy calls: 1 once the last node sharing it is gone */
+  bool fail;     /* fail the next call */
+  bool bad_type; /* return an int32 where float32 is declared */
+} HostState;
+
+/* out[0] = 2 * in[0] (float32); counts its calls. */
+static bool
+host_double(void *user, TrTensor *const *in, int n_in, TrTensor **out, int n_out, GError **error)
+{
+  HostState *hs = user;
+  hs->calls++;
+  g_assert_cmpint(n_in, ==, 1);
+  g_assert_cmpint(n_out, ==, 1);
+  if (hs->fail) {
+    g_set_error_literal(error, TR_ERROR, TR_ERROR_UNKNOWN, "RuntimeError: no");
+    return false;
+  }
+  if (hs->bad_type) {
+    out[0] = TT_SCALAR(TR_INT32, 1);
+    return true;
+  }
+  g_autoptr(TrTensor) two = TT_SCALAR(TR_FLOAT32, 2);
+  out[0] = tr_binary(TR_OP_MUL, in[0], two, error);
+  return out[0] != NULL;
+}
+
+static void
+host_release(void *user)
+{
+  ((HostState *)user)->released++;
+}
+
+static void
+test_host_call(void)
+{
+  g_autoptr(GError) error = NULL;
+  HostState hs = {0};
+  TrHostCall *call = tr_host_call_new(host_double, &hs, host_release);
+  TrGraph *body = tr_graph_new("__inference_py_5");
+  TrNode *x = tg_placeholder(body, TR_FLOAT32, DIMS(2), "x");
+  TrOutput in = OUT(x);
+  TrNode *node =
+      tr_graph_add_host_call(body, call, &in, 1, (const TrDType[]){TR_FLOAT32}, 1, NULL, &error);
+  g_assert_no_error(error);
+  tr_host_call_unref(call); /* the node holds it now */
+  g_assert_cmpstr(node->type, ==, "EagerPyFunc");
+  g_assert_true(node->stateful);
+  g_assert_cmpint(node->shapes[0].rank, ==, TR_UNKNOWN);
+  tg_output(body, tg_op(body, TR_OP_IDENTITY, node, NULL, NULL));
+
+  /* Each run calls the function. */
+  g_autoptr(TrTensor) v = TT(TR_FLOAT32, DIMS(2), VALS(1.5, -2));
+  for (int i = 0; i < 2; i++) {
+    g_autoptr(TrTensor) r = tg_run(body, &v, 1, 0);
+    tt_assert_tensor(r, TR_FLOAT32, DIMS(2), VALS(3, -4), 0);
+  }
+  g_assert_cmpint(hs.calls, ==, 2);
+
+  /* Inlined and copied graphs share the function; it is released once, with the last. */
+  g_autoptr(TrGraph) g = tr_graph_new("__inference_outer_7");
+  TrNode *y = tg_placeholder(g, TR_FLOAT32, DIMS(2), "y");
+  TrOutput yin = OUT(y);
+  TrOutput out = inline_ok(g, body, &yin, 1, NULL);
+  tg_output(g, out.node);
+  TrGraph *copy = tr_graph_copy(g);
+  tr_graph_unref(body);
+  g_assert_cmpint(hs.released, ==, 0);
+  g_autoptr(TrTensor) r = tg_run(copy, &v, 1, 0);
+  tt_assert_tensor(r, TR_FLOAT32, DIMS(2), VALS(3, -4), 0);
+  g_assert_cmpint(hs.calls, ==, 3);
+
+  /* Its failure fails the run; a result of another dtype is TensorFlow's error. */
+  g_autoptr(TrPlan) plan = tr_plan_new(g, NULL, 0, &error);
+  g_assert_no_error(error);
+  TrTensor *result = NULL;
+  hs.fail = true;
+  g_assert_false(tr_plan_run(plan, &v, 1, &result, NULL, &error));
+  g_assert_error(error, TR_ERROR, TR_ERROR_UNKNOWN);
+  g_assert_nonnull(strstr(error->message, "RuntimeError: no"));
+  g_clear_error(&error);
+  hs.fail = false;
+  hs.bad_type = true;
+  g_assert_false(tr_plan_run(plan, &v, 1, &result, NULL, &error));
+  g_assert_error(error, TR_ERROR, TR_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull(strstr(error->message,
+                          "Return value 0 was expected to be a float tensor but is a int32 "
+                          "tensor"));
+  g_clear_error(&error);
+  tr_graph_unref(copy);
+  g_clear_pointer(&plan, tr_plan_free);
+  g_clear_pointer(&g, tr_graph_unref);
+  g_assert_cmpint(hs.released, ==, 1);
+}
+
 void
 tg_add_inline_tests(void)
 {
+  g_test_add_func("/graph/inline/host-call", test_host_call);
   g_test_add_func("/graph/inline/add-with-concrete-shapes", test_add_with_concrete_shapes);
   g_test_add_func("/graph/inline/same-scope-twice-is-made-unique", test_same_scope_twice);
   g_test_add_func("/graph/inline/variable-update-then-read", test_variable_update_then_read);

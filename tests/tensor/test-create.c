@@ -171,8 +171,9 @@ test_range_errors(void)
                   "limit must be a scalar, not shape [2] [Op:Range]");
   g_assert_null(range(TR_BOOL, 1, 1, 1, &error));
   tt_assert_error(&error, TR_ERROR_INVALID_ARGUMENT,
-                  "Value for attr 'Tidx' of bool is not in the list of allowed values: float, "
-                  "double, int32, int64 [Op:Range]");
+                  "Value for attr 'Tidx' of bool is not in the list of allowed values: "
+                  "bfloat16, half, float, double, int8, int16, int32, int64, uint16, uint32 "
+                  "[Op:Range]");
 }
 
 static void

@@ -112,7 +112,8 @@ show(lambda: tf.keras.layers.Dense(2).count_params())
 show(lambda: tf.keras.Sequential([3]))
 
 # Subclassing Layer: add_weight in build, sublayers in attributes and lists are tracked, and an
-# untrainable layer's weights all become non-trainable.
+# untrainable layer's weights all become non-trainable. Sublayers first built inside the
+# layer's call are named in its scope (Keras 2: "block/dense_24/kernel:0").
 class Linear(tf.keras.layers.Layer):
     def __init__(self, units, **kwargs):
         super().__init__(**kwargs)
@@ -203,5 +204,5 @@ print(len(block.trainable_weights), len(block.non_trainable_weights), block.coun
 # TypeError: The added layer must be an instance of class Layer. Received: layer=3 of type <class 'int'>.
 # (2, 3) linear ['linear/w:0'] ['linear/b:0']
 # True custom
-# (1, 1) ['dense_24/kernel:0', 'dense_24/bias:0', 'dense_25/kernel:0', 'dense_25/bias:0']
+# (1, 1) ['block/dense_24/kernel:0', 'block/dense_24/bias:0', 'block/dense_25/kernel:0', 'block/dense_25/bias:0']
 # 0 4 11

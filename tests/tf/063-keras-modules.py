@@ -47,7 +47,7 @@ print(tape.gradient(w, v), tape.gradient(w, v), tape.gradient(v, v))
 # expect-output:
 # False True
 # <class 'tensorflow.keras.layers.Dense'> <class 'tensorflow.keras.optimizers.Adam'> True
-# ['Activation', 'Add', 'Concatenate', 'Conv2D', 'Convolution2D', 'Dense', 'Dropout', 'Flatten', 'Input', 'InputLayer', 'InputSpec', 'Lambda', 'Layer', 'add', 'concatenate']
+# ['Activation', 'Add', 'AveragePooling1D', 'AveragePooling2D', 'AvgPool1D', 'AvgPool2D', 'Concatenate', 'Conv2D', 'Convolution2D', 'Dense', 'Dropout', 'Embedding', 'Flatten', 'GlobalAveragePooling1D', 'GlobalAveragePooling2D', 'GlobalAvgPool1D', 'GlobalAvgPool2D', 'GlobalMaxPool1D', 'GlobalMaxPool2D', 'GlobalMaxPooling1D', 'GlobalMaxPooling2D', 'Input', 'InputLayer', 'InputSpec', 'Lambda', 'Layer', 'MaxPool1D', 'MaxPool2D', 'MaxPooling1D', 'MaxPooling2D', 'add', 'concatenate']
 # AttributeError: module 'tensorflow.keras.layers' has no attribute 'Dense2'
 # list list 2
 # {'a': [<tf.Tensor: shape=(2,), dtype=float32, numpy=array([4., 4.], dtype=float32)>], 'b': <tf.Tensor: shape=(), dtype=float32, numpy=12.0>}

@@ -211,6 +211,41 @@ def map_fn(fn, elems, dtype=None, parallel_iterations=None, back_prop=True, swap
     return _pack(out_structure, iter([ta.stack() for ta in tas]))
 
 
+def vectorized_map(fn, elems, fallback_to_while_loop=True, warn=True):
+    """fn applied to each slice of elems along their first dimension, stacked: TensorFlow's
+    pfor result, computed as map_fn computes it (its fallback, a while_loop). The batch size is
+    the largest first dimension; an element whose first dimension is 1 is broadcast, as pfor's
+    gather does. The output structure and dtypes are fn's own (no signature argument)."""
+    flat = [tf.convert_to_tensor(e) for e in _flatten(elems)]
+    for t in flat:
+        if t.shape.rank == 0:
+            raise ValueError('Elements in elems must be 1+ dimensional Tensors, not scalars')
+    dims = [t.shape[0] for t in flat]
+    if None in dims:
+        raise NotImplementedError('Trellis needs the first dimension of tf.vectorized_map\'s '
+                                  'elems known while tracing')
+    n = max(dims) if dims else 0
+    for d in dims:
+        if d not in (1, n):
+            raise tf.errors.InvalidArgumentError(
+                None, None, 'Inputs to vectorized_map must have the same first dimension or a '
+                'first dimension of 1; got %d and %d' % (d, n))
+    flat = [t if t.shape[0] == n else tf.tile(t, [n] + [1] * (t.shape.rank - 1)) for t in flat]
+    elems = _pack(elems, iter(flat))
+    if not _ag.is_tracing():
+        results = [fn(_pack(elems, iter([t[i] for t in flat]))) for i in range(n)]
+        if not results:
+            raise ValueError('vectorized_map of an empty batch has no output structure')
+        columns = zip(*[[tf.convert_to_tensor(v) for v in _flatten(r)] for r in results])
+        return _pack(results[0], iter([tf.stack(list(c)) for c in columns]))
+    # The output signature: fn traced once on the first slice (the nodes it adds are dead).
+    probe = fn(_pack(elems, iter([t[0] for t in flat])))
+    signature = _pack(probe, iter([tf.TensorSpec(tf.convert_to_tensor(v).shape,
+                                                 tf.convert_to_tensor(v).dtype)
+                                   for v in _flatten(probe)]))
+    return map_fn(fn, elems, fn_output_signature=signature)
+
+
 # TensorFlow's own functions run as they are inside a converted function (TF's allowlist).
-for _f in (cond, while_loop, map_fn):
+for _f in (cond, while_loop, map_fn, vectorized_map):
     _f.__autograph_do_not_convert__ = True

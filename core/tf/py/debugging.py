@@ -315,7 +315,12 @@ class name_scope:
         else:
             scope = old + name + '/'
         _eager_scope[0] = scope
-        self._exits.append(lambda: _eager_scope.__setitem__(0, old))
+        _dbg.set_eager_scope(scope)
+
+        def leave():
+            _eager_scope[0] = old
+            _dbg.set_eager_scope(old)
+        self._exits.append(leave)
         return scope
 
     def __exit__(self, *exc):
@@ -326,6 +331,27 @@ class name_scope:
 
 
 name_scope.__module__ = 'tensorflow'
+
+
+@contextlib.contextmanager
+def _layer_name_scope(name):
+    """A Keras layer's scope for the variables it makes while it builds and runs: the current
+    scope plus its name, absolute (Keras 2's name_scope_v2 of Layer._name_scope(), whose
+    trailing '/' keeps a second call from making 'dense_1'). It scopes variable names only:
+    graph node names are left as they are."""
+    outer = _dbg.set_eager_scope('')
+    scope = outer + name + '/'
+    _dbg.set_eager_scope(scope)
+    old = _eager_scope[0]
+    _eager_scope[0] = scope
+    try:
+        yield scope
+    finally:
+        _eager_scope[0] = old
+        _dbg.set_eager_scope(outer)
+
+
+tf._layer_name_scope = _layer_name_scope
 
 
 # ---- tf.device -------------------------------------------------------------------------------
@@ -897,33 +923,41 @@ _export(_config_experimental, list_physical_devices, list_logical_devices, get_v
 
 # ---- tf.py_function and tf.numpy_function ----------------------------------------------------
 
-def _call_python(func, inp, Tout, as_numpy, what):
-    if not executing_eagerly():
-        raise NotImplementedError(
-            '%s inside a tf.function is not supported by Trellis: a graph cannot call back into '
-            'Python at run time. Call the function eagerly, or compute it with TensorFlow ops.'
-            % what)
-    args = [tf.convert_to_tensor(v) for v in inp]
-    if as_numpy:
-        args = [a.numpy() for a in args]
-    result = func(*args)
-    if isinstance(Tout, (list, tuple)):
-        if not isinstance(result, (list, tuple)):
+def _call_python(func, inp, Tout, as_numpy, name, node_name):
+    """Runs func on the eager values of inp: now, or (while tracing) each time the graph runs,
+    through an EagerPyFunc node (tf-debugging.c), as TensorFlow's script_ops does."""
+    is_list = isinstance(Tout, (list, tuple))
+    dtypes = [tf.as_dtype(d) for d in Tout] if is_list else \
+        ([] if Tout is None else [tf.as_dtype(Tout)])
+
+    def runner(*args):
+        if as_numpy:
+            args = [a.numpy() for a in args]
+        result = func(*args)
+        if not dtypes:
+            return []
+        if not is_list or not isinstance(result, (list, tuple)):
             result = [result]
-        return [tf.convert_to_tensor(r, dtype=t) for r, t in zip(result, Tout)]
-    if Tout is None:
-        return None
-    return tf.convert_to_tensor(result, dtype=Tout)
+        return [tf.convert_to_tensor(r, dtype=d) for r, d in zip(result, dtypes)]
+
+    args = [tf.convert_to_tensor(v) for v in inp]
+    if executing_eagerly():
+        outs = runner(*args)
+    else:
+        outs = _dbg.py_func_node(runner, args, dtypes, name or node_name)
+    if is_list:
+        return outs
+    return outs[0] if outs else None
 
 
 def py_function(func=None, inp=None, Tout=None, name=None):
     """Wraps a python function into a TensorFlow op that executes it eagerly."""
-    return _call_python(func, inp or [], Tout, False, 'tf.py_function')
+    return _call_python(func, inp or [], Tout, False, name, 'EagerPyFunc')
 
 
 def numpy_function(func=None, inp=None, Tout=None, stateful=True, name=None):
     """Wraps a python function and uses it as a TensorFlow op."""
-    return _call_python(func, inp or [], Tout, True, 'tf.numpy_function')
+    return _call_python(func, inp or [], Tout, True, name, 'PyFunc')
 
 
 _export(tf, py_function, numpy_function)
@@ -990,6 +1024,214 @@ def gather_nd(params, indices, batch_dims=0, name=None):
     return tf.gather(flat, linear)
 
 
-_export(tf.math, reduce_variance, reduce_std)
+# ---- complex numbers: math_ops.py's wrappers of the Real, Imag, Angle, Conj and Complex ops
+# (tf._real... in tf-ops.c), which pass real inputs through as TensorFlow does ---------------
+
+def real(input, name=None):  # pylint: disable=redefined-builtin
+    """Returns the real part of a complex (or real) tensor."""
+    input = tf.convert_to_tensor(input, name='input')
+    if input.dtype.is_complex:
+        return tf._real(input, name=name or 'Real')
+    if input.dtype.is_floating or input.dtype.is_integer:
+        return input
+    raise TypeError('input must be a numeric tensor, but got tensor with dtype {}'
+                    .format(input.dtype))
+
+
+def imag(input, name=None):  # pylint: disable=redefined-builtin
+    """Returns the imaginary part of a complex (or real) tensor."""
+    input = tf.convert_to_tensor(input, name='input')
+    if input.dtype.is_complex:
+        return tf._imag(input, name=name or 'Imag')
+    return tf.zeros_like(input)
+
+
+def angle(input, name=None):  # pylint: disable=redefined-builtin
+    """Returns the element-wise argument of a complex (or real) tensor."""
+    input = tf.convert_to_tensor(input, name='input')
+    if input.dtype.is_complex:
+        return tf._angle(input, name=name or 'Angle')
+    return tf.where(input < 0, _np().pi * tf.ones_like(input), tf.zeros_like(input))
+
+
+def conj(x, name=None):
+    """Returns the complex conjugate of a complex number."""
+    x = tf.convert_to_tensor(x, name='x')
+    if x.dtype.is_complex:
+        return tf._conj(x, name=name or 'Conj')
+    if x.dtype.is_floating or x.dtype.is_integer:
+        return x
+    raise TypeError(f'Expected numeric or variant tensor, got dtype {x.dtype!r}.')
+
+
+def complex(real, imag, name=None):  # pylint: disable=redefined-builtin,redefined-outer-name
+    """Converts two real numbers to a complex number."""
+    real = tf.convert_to_tensor(real, name='real')
+    imag = tf.convert_to_tensor(imag, name='imag')
+    if (real.dtype, imag.dtype) not in ((tf.float32, tf.float32), (tf.float64, tf.float64)):
+        raise TypeError(
+            f'The `real` and `imag` components have incorrect types: '
+            f'{real.dtype.name} {imag.dtype.name}. They must be consistent, and '
+            f'one of {[tf.float32, tf.float64]}')
+    return tf._complex(real, imag, name=name or 'Complex')
+
+
+def tensordot(a, b, axes, name=None):
+    """Tensor contraction of a and b along the given axes (math_ops.tensordot: the free and
+    contracted axes transposed together, reshaped to matrices, one matmul, reshaped back)."""
+    a = tf.convert_to_tensor(a, name='a')
+    b = tf.convert_to_tensor(b, name='b')
+    ra, rb = a.shape.rank, b.shape.rank
+    if isinstance(axes, int):
+        if axes < 0:
+            raise ValueError(f'`axes` must be at least 0. Received: {axes}.')
+        if axes > ra:
+            raise ValueError(f'`axes` must not be larger than the number of dimensions of '
+                             f'tensor {a}.  Received {axes}, vs tensor dimensions {ra}.')
+        a_axes, b_axes = list(range(ra - axes, ra)), list(range(axes))
+    else:
+        if len(axes) != 2:
+            raise ValueError(f'`axes` must be an integer or have length 2. Received {axes}.')
+        a_axes, b_axes = ([x] if isinstance(x, int) else list(x) for x in axes)
+        if len(a_axes) != len(b_axes):
+            raise ValueError(f'Different number of contraction axes `a` and `b`, '
+                             f'{len(a_axes)} != {len(b_axes)}.')
+    a_axes = [x % ra for x in a_axes] if ra else a_axes
+    b_axes = [x % rb for x in b_axes] if rb else b_axes
+    free_a = [i for i in range(ra) if i not in a_axes]
+    free_b = [i for i in range(rb) if i not in b_axes]
+    sa, sb = a.shape.as_list(), b.shape.as_list()
+
+    def prod(dims):
+        p = 1
+        for d in dims:
+            p *= d
+        return p
+
+    at = tf.reshape(tf.transpose(a, free_a + a_axes),
+                    [prod(sa[i] for i in free_a), prod(sa[i] for i in a_axes)])
+    bt = tf.reshape(tf.transpose(b, b_axes + free_b),
+                    [prod(sb[i] for i in b_axes), prod(sb[i] for i in free_b)])
+    return tf.reshape(tf.matmul(at, bt), [sa[i] for i in free_a] + [sb[i] for i in free_b])
+
+
+def l2_loss(t, name=None):
+    """Computes half the L2 norm of a tensor without the sqrt: sum(t ** 2) / 2."""
+    t = tf.convert_to_tensor(t)
+    return tf.reduce_sum(t * t) / tf.constant(2, t.dtype)
+
+
+# ---- pooling and embedding lookups (nn_ops.py's functions, composed of slices) --------------
+
+def _pool_sizes(value, name, n):
+    """ksize or strides: an int, or a list of 1, n or n + 2 ints (the batch and channel ones
+    first and last), as nn_ops._get_sequence reads them."""
+    if isinstance(value, int):
+        return [value] * n
+    value = list(value)
+    if len(value) == 1:
+        return value * n
+    if len(value) == n:
+        return value
+    if len(value) == n + 2:
+        return value[1:-1]
+    raise ValueError(f'{name} should be of length 1, {n} or {n + 2}. Received: {name}={value} '
+                     f'of length {len(value)}')
+
+
+def _pool(x, ksize, strides, padding, kind, n):
+    """Max or average pooling of NHWC (NWC) data: the maximum, or the mean over the window's
+    elements inside the input (SAME padding never counts the padding), of each window, taken as
+    ksize strided slices of the (padded) input."""
+    x = tf.convert_to_tensor(x)
+    rank = x.shape.rank
+    if rank is not None and rank != n + 2:
+        raise ValueError(f'`input.shape.rank` must be {n + 2}. Received: input.shape={x.shape} '
+                         f'of rank {rank}')
+    k = _pool_sizes(ksize, 'ksize', n)
+    s = _pool_sizes(strides, 'strides', n)
+    padding = padding.upper() if isinstance(padding, str) else padding
+    if padding not in ('VALID', 'SAME'):
+        raise ValueError(f"`padding` must be 'VALID' or 'SAME'. Received: padding={padding}")
+    dims = x.shape.as_list()[1:-1]
+    if None in dims:
+        raise NotImplementedError('Trellis pools over spatial dimensions known while tracing')
+    low = x.dtype.min if kind == 'max' else 0
+    out_sizes, ones = [], None
+    if kind == 'avg':
+        ones = tf.ones([1] + dims + [1], x.dtype)
+    for axis, (size, kk, ss) in enumerate(zip(dims, k, s), start=1):
+        if padding == 'VALID':
+            out = (size - kk) // ss + 1
+            before = after = 0
+        else:
+            out = -(-size // ss)
+            total = max((out - 1) * ss + kk - size, 0)
+            before, after = total // 2, total - total // 2
+        if out <= 0:
+            raise tf.errors.InvalidArgumentError(
+                None, None, 'Computed output size would be negative: %d [input_size: %d, '
+                'effective_filter_size: %d, stride: %d]' % (out - 1, size, kk, ss))
+        out_sizes.append(out)
+        if before or after:
+            edge = tf.zeros_like(tf.gather(x, [0], axis=axis)) + tf.constant(low, x.dtype)
+            x = tf.concat([edge] * before + [x] + [edge] * after, axis)
+            if ones is not None:
+                zero = tf.zeros_like(tf.gather(ones, [0], axis=axis))
+                ones = tf.concat([zero] * before + [ones] + [zero] * after, axis)
+    import itertools
+    result = count = None
+    for offset in itertools.product(*[range(kk) for kk in k]):
+        index = (slice(None),) + tuple(
+            slice(o, o + ss * (out - 1) + 1, ss) for o, ss, out in zip(offset, s, out_sizes)
+        ) + (slice(None),)
+        window = x[index]
+        if kind == 'max':
+            result = window if result is None else tf.maximum(result, window)
+        else:
+            result = window if result is None else result + window
+            count = ones[index] if count is None else count + ones[index]
+    return result if kind == 'max' else result / count
+
+
+def max_pool2d(input, ksize, strides, padding, data_format='NHWC', name=None):  # pylint: disable=redefined-builtin
+    """Performs max pooling on 2D spatial data such as images (NHWC)."""
+    if data_format != 'NHWC':
+        raise NotImplementedError('Trellis pools NHWC data only')
+    return _pool(input, ksize, strides, padding, 'max', 2)
+
+
+def avg_pool2d(input, ksize, strides, padding, data_format='NHWC', name=None):  # pylint: disable=redefined-builtin
+    """Performs the average pooling on the input (NHWC)."""
+    if data_format != 'NHWC':
+        raise NotImplementedError('Trellis pools NHWC data only')
+    return _pool(input, ksize, strides, padding, 'avg', 2)
+
+
+def max_pool1d(input, ksize, strides, padding, data_format='NWC', name=None):  # pylint: disable=redefined-builtin
+    """Performs the max pooling on the input (NWC)."""
+    return _pool(input, ksize, strides, padding, 'max', 1)
+
+
+def avg_pool1d(input, ksize, strides, padding, data_format='NWC', name=None):  # pylint: disable=redefined-builtin
+    """Performs the average pooling on the input (NWC)."""
+    return _pool(input, ksize, strides, padding, 'avg', 1)
+
+
+def embedding_lookup(params, ids, max_norm=None, name=None):
+    """Looks up embeddings for the given ids from a tensor of embeddings (one tensor)."""
+    if isinstance(params, (list, tuple)):
+        if len(params) != 1:
+            raise NotImplementedError('Trellis looks up embeddings in one tensor only')
+        params = params[0]
+    return tf.gather(params, ids)
+
+
+_export(tf.nn, max_pool2d, avg_pool2d, max_pool1d, avg_pool1d, embedding_lookup)
+_export(tf.math, reduce_variance, reduce_std, real, imag, angle, conj)
+_export(tf, tensordot)
+_export(tf.linalg, tensordot)
+_export(tf.nn, l2_loss)
 _export(tf.nn, elu)
-_export(tf, clip_by_norm, gather_nd)
+_export(tf, clip_by_norm, gather_nd, complex)
+_export(tf.dtypes, complex)

@@ -194,7 +194,8 @@ class GlorotUniform(Initializer):
 
 
 _INITIALIZERS = {"zeros": Zeros, "ones": Ones, "constant": Constant,
-                 "random_uniform": RandomUniform, "random_normal": RandomNormal,
+                 "random_uniform": RandomUniform, "uniform": RandomUniform,
+                 "random_normal": RandomNormal, "normal": RandomNormal,
                  "glorot_uniform": GlorotUniform}
 
 
@@ -390,10 +391,9 @@ class Layer(tf.Module):
         init = get_initializer(initializer)
         if init is None:
             init = GlorotUniform() if dtype.is_floating else Zeros()
-        # Keras names a weight made while the layer builds itself on its first call inside the
-        # layer's name scope (`dense/kernel`); one made elsewhere (in __init__) keeps its name.
-        if vars(self).get("_building_in_call"):
-            name = "%s/%s" % (self.name, name)
+        # A weight made while the layer builds itself on its first call gets the layer's name
+        # scope (`dense/kernel`, `my_model/dense/kernel` nested) from tf.Variable; one made
+        # elsewhere (in __init__, or by a build called directly) keeps its name.
         variable = tf.Variable(lambda: init(shape, dtype=dtype), name=name, trainable=trainable,
                                dtype=dtype)
         self._own_weights.append(variable)
@@ -426,8 +426,7 @@ class Layer(tf.Module):
             return
         shapes = _map_structure(lambda t: t.shape, inputs)
         # As Keras: weights are made eagerly even when the first call is being traced.
-        self._building_in_call = True
-        try:
+        with tf._layer_name_scope(self.name):
             if _keras_step:
                 # In a step fit, evaluate or predict traces, weights are made eagerly, as
                 # Keras's maybe_init_scope does. In a user's tf.function they stay in the trace,
@@ -436,8 +435,6 @@ class Layer(tf.Module):
                     self.build(shapes)
             else:
                 self.build(shapes)
-        finally:
-            self._building_in_call = False
         self.built = True
 
     def _call_accepts(self, name):
@@ -475,7 +472,10 @@ class Layer(tf.Module):
                 layer._losses = []
         _training_stack.append(training)
         try:
-            return self.call(inputs, *args, **kwargs)
+            # Sublayers first built inside call nest in this layer's scope (Keras 2's
+            # `my_model/dense/kernel`).
+            with tf._layer_name_scope(self.name):
+                return self.call(inputs, *args, **kwargs)
         except Exception as error:
             display = "layer '%s' (type %s)" % (self.name, type(self).__name__)
             new_error = _with_call_context(error, display, self.call, (inputs,) + args, kwargs)

@@ -332,6 +332,138 @@ class Dropout(Layer):
         return inputs * keep / (1.0 - self.rate)
 
 
+class Embedding(Layer):
+    """Turns indices into dense vectors of size `output_dim` (a lookup in the `embeddings`
+    weight, input_dim x output_dim, uniform in [-0.05, 0.05) by default)."""
+
+    def __init__(self, input_dim, output_dim, embeddings_initializer="uniform",
+                 embeddings_regularizer=None, activity_regularizer=None,
+                 embeddings_constraint=None, mask_zero=False, input_length=None, **kwargs):
+        if input_length is not None and "input_shape" not in kwargs:
+            kwargs["input_shape"] = (input_length,) if isinstance(input_length, int) \
+                else tuple(input_length)
+        if input_dim <= 0 or output_dim <= 0:
+            raise ValueError("Both `input_dim` and `output_dim` should be positive, Received "
+                             "input_dim = %s and output_dim = %s" % (input_dim, output_dim))
+        super().__init__(**kwargs)
+        self.input_dim = input_dim
+        self.output_dim = output_dim
+        self.embeddings_initializer = get_initializer(embeddings_initializer)
+        self.mask_zero = mask_zero
+        self.input_length = input_length
+
+    def build(self, input_shape=None):
+        self.embeddings = self.add_weight(
+            "embeddings", shape=(self.input_dim, self.output_dim),
+            initializer=self.embeddings_initializer)
+        self.built = True
+
+    def compute_mask(self, inputs, mask=None):
+        if not self.mask_zero:
+            return None
+        return tf.not_equal(inputs, 0)
+
+    def call(self, inputs):
+        if inputs.dtype not in (tf.int32, tf.int64):
+            inputs = tf.cast(inputs, tf.int32)
+        return tf.nn.embedding_lookup(self.embeddings, inputs)
+
+
+class _Pooling(Layer):
+    """MaxPooling and AveragePooling over `rank` spatial dimensions (channels_last): the window
+    `pool_size`, moved by `strides` (default: pool_size)."""
+
+    _kind = "max"
+    _rank = 2
+
+    def __init__(self, pool_size=2, strides=None, padding="valid", data_format=None, **kwargs):
+        super().__init__(**kwargs)
+        if data_format not in (None, "channels_last"):
+            raise ValueError("Trellis pools channels_last data only. Received: data_format=%s"
+                             % (data_format,))
+        if strides is None:
+            strides = pool_size
+        self.pool_size = _normalize_tuple(pool_size, self._rank, "pool_size")
+        self.strides = _normalize_tuple(strides, self._rank, "strides")
+        self.padding = _normalize_padding(padding)
+        self.data_format = "channels_last"
+        self.input_spec = InputSpec(ndim=self._rank + 2)
+
+    def call(self, inputs):
+        pool = {("max", 2): tf.nn.max_pool2d, ("avg", 2): tf.nn.avg_pool2d,
+                ("max", 1): tf.nn.max_pool1d, ("avg", 1): tf.nn.avg_pool1d}[(self._kind, self._rank)]
+        return pool(inputs, list(self.pool_size), list(self.strides), self.padding.upper())
+
+
+class MaxPooling2D(_Pooling):
+    """Max pooling operation for 2D spatial data."""
+
+
+class AveragePooling2D(_Pooling):
+    """Average pooling operation for 2D spatial data."""
+    _kind = "avg"
+
+
+class MaxPooling1D(_Pooling):
+    """Max pooling operation for 1D temporal data."""
+    _rank = 1
+
+    def __init__(self, pool_size=2, strides=None, padding="valid", data_format="channels_last",
+                 **kwargs):
+        super().__init__(pool_size, strides, padding,
+                         None if data_format == "channels_last" else data_format, **kwargs)
+
+
+class AveragePooling1D(MaxPooling1D):
+    """Average pooling for temporal data."""
+    _kind = "avg"
+
+
+class _GlobalPooling(Layer):
+    """The mean (or maximum) over every spatial dimension of channels_last data; `keepdims`
+    keeps them as size 1."""
+
+    _reduce = "mean"
+    _rank = 2
+
+    def __init__(self, data_format=None, keepdims=False, **kwargs):
+        super().__init__(**kwargs)
+        if data_format not in (None, "channels_last"):
+            raise ValueError("Trellis pools channels_last data only. Received: data_format=%s"
+                             % (data_format,))
+        self.data_format = "channels_last"
+        self.keepdims = keepdims
+        self.input_spec = InputSpec(ndim=self._rank + 2)
+
+    def call(self, inputs):
+        axes = list(range(1, self._rank + 1))
+        if self._reduce == "mean":
+            return tf.reduce_mean(inputs, axis=axes, keepdims=self.keepdims)
+        return tf.reduce_max(inputs, axis=axes, keepdims=self.keepdims)
+
+
+class GlobalAveragePooling2D(_GlobalPooling):
+    """Global average pooling operation for spatial data."""
+
+
+class GlobalMaxPooling2D(_GlobalPooling):
+    """Global max pooling operation for spatial data."""
+    _reduce = "max"
+
+
+class GlobalAveragePooling1D(_GlobalPooling):
+    """Global average pooling operation for temporal data."""
+    _rank = 1
+
+    def __init__(self, data_format="channels_last", **kwargs):
+        super().__init__(None if data_format == "channels_last" else data_format, **kwargs)
+
+
+class GlobalMaxPooling1D(GlobalAveragePooling1D):
+    """Global max pooling operation for 1D temporal data."""
+    _reduce = "max"
+
+
 class _Merge(Layer):
     def _check(self, inputs):
         if not isinstance(inputs, (list, tuple)):
@@ -2251,7 +2383,15 @@ def _print_summary(model, line_length, positions, print_fn, show_trainable):
 _export(layers, {
     "Input": Input, "InputLayer": InputLayer, "Flatten": Flatten, "Activation": Activation,
     "Lambda": Lambda, "Dropout": Dropout, "Add": Add, "add": add, "Concatenate": Concatenate,
-    "concatenate": concatenate})
+    "concatenate": concatenate, "Embedding": Embedding, "MaxPooling2D": MaxPooling2D,
+    "MaxPool2D": MaxPooling2D, "AveragePooling2D": AveragePooling2D,
+    "AvgPool2D": AveragePooling2D, "MaxPooling1D": MaxPooling1D, "MaxPool1D": MaxPooling1D,
+    "AveragePooling1D": AveragePooling1D, "AvgPool1D": AveragePooling1D,
+    "GlobalAveragePooling2D": GlobalAveragePooling2D,
+    "GlobalAvgPool2D": GlobalAveragePooling2D, "GlobalMaxPooling2D": GlobalMaxPooling2D,
+    "GlobalMaxPool2D": GlobalMaxPooling2D, "GlobalAveragePooling1D": GlobalAveragePooling1D,
+    "GlobalAvgPool1D": GlobalAveragePooling1D, "GlobalMaxPooling1D": GlobalMaxPooling1D,
+    "GlobalMaxPool1D": GlobalMaxPooling1D})
 _export(losses, {
     "Loss": Loss, "Reduction": Reduction, "LossFunctionWrapper": LossFunctionWrapper,
     "MeanSquaredError": MeanSquaredError, "MeanAbsoluteError": MeanAbsoluteError,

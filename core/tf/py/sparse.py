@@ -223,8 +223,77 @@ def map_values(op, *args, **kwargs):
     return template.with_values(op(*args, **kwargs))
 
 
+def _from_entries(entries, rank, dtype, dense_shape):
+    return SparseTensor(tf.constant([list(i) for i, _ in entries], tf.int64,
+                                    shape=[len(entries), rank]),
+                        tf.constant([v for _, v in entries], dtype, shape=[len(entries)]),
+                        tf.constant(dense_shape, tf.int64, shape=[rank]))
+
+
+def sparse_dense_matmul(sp_a, b, adjoint_a=False, adjoint_b=False, name=None):
+    """The dense product of a SparseTensor (of rank 2) and a dense matrix: the sparse operand's
+    missing entries are zeros, so it is the product of its dense form."""
+    if isinstance(b, SparseTensor):
+        b = to_dense(reorder(b))
+    a = to_dense(reorder(sp_a))
+    return tf.linalg.matmul(a, b, transpose_a=adjoint_a, transpose_b=adjoint_b)
+
+
+def _sparse_concat(axis, sp_inputs, expand_nonconcat_dims=False, name=None):
+    """SparseTensors joined along `axis`: each input's indices shifted by the sizes of the inputs
+    before it, the result in row-major order (as TensorFlow's SparseConcat reorders it)."""
+    if not sp_inputs:
+        raise ValueError("sp_inputs must not be empty")
+    shapes = [[int(d) for d in sp.dense_shape.numpy()] for sp in sp_inputs]
+    rank = len(shapes[0])
+    if axis < 0:
+        axis += rank
+    out_shape = list(shapes[0])
+    if expand_nonconcat_dims:
+        for d in range(rank):
+            if d != axis:
+                out_shape[d] = max(s[d] for s in shapes)
+    else:
+        for n, s in enumerate(shapes[1:], 1):
+            for d in range(rank):
+                if d != axis and s[d] != out_shape[d]:
+                    raise tf.errors.InvalidArgumentError(
+                        None, None, "Input shapes must match: expected %d for dimension %d but "
+                        "got %d at position %d" % (out_shape[d], d, s[d], n))
+    entries, offset = [], 0
+    for sp, s in zip(sp_inputs, shapes):
+        for idx, v in _entries(sp):
+            idx = list(idx)
+            idx[axis] += offset
+            entries.append((tuple(idx), v))
+        offset += s[axis]
+    out_shape[axis] = offset
+    entries.sort(key=lambda e: e[0])
+    return _from_entries(entries, rank, sp_inputs[0].dtype, out_shape)
+
+
+def _sparse_slice(sp_input, start, size, name=None):
+    """The entries of a SparseTensor inside the box [start, start + size), moved to the origin;
+    the box is clipped to the dense shape (an empty dimension where it starts past the end)."""
+    shape = [int(d) for d in sp_input.dense_shape.numpy()]
+    start = [int(v) for v in tf.convert_to_tensor(start, tf.int64).numpy()]
+    size = [int(v) for v in tf.convert_to_tensor(size, tf.int64).numpy()]
+    out_shape = [max(0, min(b + n, d) - b) for b, n, d in zip(start, size, shape)]
+    entries = []
+    for idx, v in _entries(sp_input):
+        if all(b <= i < b + n for i, b, n in zip(idx, start, out_shape)):
+            entries.append((tuple(i - b for i, b in zip(idx, start)), v))
+    return _from_entries(entries, len(shape), sp_input.dtype, out_shape)
+
+
 def _export():
-    for fn in (to_dense, from_dense, reorder, add, map_values):
+    # The module runs in the namespace ragged.py shares, so tf.sparse.slice and concat are
+    # defined under other names: a global `slice` would hide the builtin from ragged.py's
+    # indexing, a global `concat` ragged.py's own.
+    _sparse_slice.__name__ = _sparse_slice.__qualname__ = "slice"
+    _sparse_concat.__name__ = _sparse_concat.__qualname__ = "concat"
+    for fn in (to_dense, from_dense, reorder, add, map_values, sparse_dense_matmul,
+               _sparse_concat, _sparse_slice):
         fn.__module__ = "tensorflow.sparse"
         setattr(_sparse, fn.__name__, fn)
     _sparse.SparseTensor = SparseTensor

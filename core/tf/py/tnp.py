@@ -592,7 +592,8 @@ def concatenate(arys, axis=0):
     if not isinstance(arys, (list, tuple)):
         arys = [arys]
     if not arys:
-        raise ValueError('Need at least one array to concatenate.')
+        raise ValueError('Need at least one array to concatenate. Received empty '
+                         f'input: arys={arys}')
     arys = _promote(*arys)
     if axis is None:
         return _tf.concat([_tf.reshape(x, [-1]) for x in arys], 0)

@@ -1,7 +1,10 @@
-# https://www.tensorflow.org/guide/ragged_tensor, "Ragged tensor encoding / Row-partitioning
-# methods" (values, row_splits, row_lengths, row_starts, row_limits, value_rowids; outputs
-# from the page) and "Static shape" (a ragged tensor's TensorShape), with nrows and
-# flat_values from the RaggedTensor API page.
+# https://www.tensorflow.org/guide/ragged_tensor: "Row-partitioning methods" (values,
+# row_splits, row_lengths, row_starts, row_limits, value_rowids; outputs from the guide's
+# version at tensorflow.org/guide/ragged_tensors, the section the current page folded into
+# "RaggedTensor encoding") and "Static shape" (TensorShape([3, 2]), TensorShape([4, None]) from
+# the version of 2024-08-27); nrows from the RaggedTensor.nrows docstring (ragged_tensor.py:
+# "tf.Tensor(5, shape=(), dtype=int64)", the row_splits dtype), flat_values of a ragged rank 1
+# tensor is its values (int32 as tf.ragged.constant infers them).
 import tensorflow as tf
 
 rt = tf.ragged.constant([[3, 1, 4, 1], [], [5, 9, 2], [6], []])

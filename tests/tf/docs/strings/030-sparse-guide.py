@@ -1,7 +1,7 @@
 # https://www.tensorflow.org/guide/sparse_tensor: "Creating a tf.sparse.SparseTensor" (the
 # guide's pprint_sparse_tensor helper), tf.sparse.from_dense and to_dense, "Manipulating sparse
 # tensors" (tf.sparse.add of two sparse tensors, map_values, and a SparseTensor made from
-# modified values), outputs from the page.
+# modified values), outputs from the page (version of 2024-10-25; st_b as the page has it).
 import tensorflow as tf
 
 st1 = tf.sparse.SparseTensor(indices=[[0, 3], [2, 4]],
@@ -26,7 +26,7 @@ st_a = tf.sparse.SparseTensor(indices=[[0, 2], [3, 4]],
                        values=[31, 2],
                        dense_shape=[4, 10])
 
-st_b = tf.sparse.SparseTensor(indices=[[0, 2], [7, 0]],
+st_b = tf.sparse.SparseTensor(indices=[[0, 2], [3, 0]],
                        values=[56, 38],
                        dense_shape=[4, 10])
 
@@ -60,8 +60,8 @@ print(tf.sparse.to_dense(st2_plus_5))
 # <SparseTensor shape=[4, 10] 
 #  values={
 #   [0, 2]: 87
-#   [3, 4]: 2
-#   [7, 0]: 38}>
+#   [3, 0]: 38
+#   [3, 4]: 2}>
 # tf.Tensor(
 # [[ 6  0  0 13]
 #  [ 0  0  0  0]

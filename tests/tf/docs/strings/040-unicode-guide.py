@@ -1,7 +1,9 @@
 # https://www.tensorflow.org/text/guide/unicode: "Converting between representations / Batch
 # dimensions" (a batch decoded into a RaggedTensor, padded with to_tensor, made sparse, and
 # encoded back from each form), "Unicode operations" (character length, character substrings,
-# splitting into characters); outputs from the page.
+# splitting into characters). Outputs are the page's notebook outputs, checked line by line
+# against a transcription of the page with its outputs (the page's own text is not searchable
+# past its first section); the three re-encodings print their repr as the page does.
 import tensorflow as tf
 
 batch_utf8 = [s.encode('UTF-8') for s in
@@ -19,12 +21,12 @@ batch_chars_sparse = batch_chars_ragged.to_sparse()
 print(repr(tf.strings.unicode_encode([[99, 97, 116], [100, 111, 103], [99, 111, 119]],
                                      output_encoding='UTF-8')))
 print(repr(tf.strings.unicode_encode(batch_chars_ragged, output_encoding='UTF-8')))
-print(tf.strings.unicode_encode(
+print(repr(tf.strings.unicode_encode(
     tf.RaggedTensor.from_sparse(batch_chars_sparse),
-    output_encoding='UTF-8').numpy().tolist())
-print(tf.strings.unicode_encode(
+    output_encoding='UTF-8')))
+print(repr(tf.strings.unicode_encode(
     tf.RaggedTensor.from_tensor(batch_chars_padded, padding=-1),
-    output_encoding='UTF-8').numpy().tolist())
+    output_encoding='UTF-8')))
 
 # Note that the final character takes up 4 bytes in UTF8.
 thanks = u'Thanks 😊'.encode('UTF-8')
@@ -60,8 +62,12 @@ print(repr(tf.strings.unicode_split(thanks, 'UTF-8').numpy()))
 # <tf.Tensor: shape=(4,), dtype=string, numpy=
 # array([b'h\xc3\x83llo', b'What is the weather tomorrow',
 #        b'G\xc3\xb6\xc3\xb6dnight', b'\xf0\x9f\x98\x8a'], dtype=object)>
-# [b'h\xc3\x83llo', b'What is the weather tomorrow', b'G\xc3\xb6\xc3\xb6dnight', b'\xf0\x9f\x98\x8a']
-# [b'h\xc3\x83llo', b'What is the weather tomorrow', b'G\xc3\xb6\xc3\xb6dnight', b'\xf0\x9f\x98\x8a']
+# <tf.Tensor: shape=(4,), dtype=string, numpy=
+# array([b'h\xc3\x83llo', b'What is the weather tomorrow',
+#        b'G\xc3\xb6\xc3\xb6dnight', b'\xf0\x9f\x98\x8a'], dtype=object)>
+# <tf.Tensor: shape=(4,), dtype=string, numpy=
+# array([b'h\xc3\x83llo', b'What is the weather tomorrow',
+#        b'G\xc3\xb6\xc3\xb6dnight', b'\xf0\x9f\x98\x8a'], dtype=object)>
 # 11 bytes; 8 UTF-8 characters
 # b'\xf0'
 # b'\xf0\x9f\x98\x8a'
