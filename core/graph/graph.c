@@ -227,13 +227,12 @@ names_in_use_set(TrGraph *g, const char *key, int count)
   g_hash_table_insert(g->names_in_use, g_strdup(key), GINT_TO_POINTER(count));
 }
 
-const char *
-tr_graph_unique_name(TrGraph *g, const char *hint)
+/* A unique name for `hint` in name scope `scope` (NULL: the top). */
+static const char *
+unique_name_in(TrGraph *g, const char *scope, const char *hint)
 {
   g_autofree char *base = sanitize_name(hint);
-  g_autofree char *name = g->scopes->len
-                              ? g_strconcat(g->scopes->pdata[g->scopes->len - 1], "/", base, NULL)
-                              : g_strdup(base);
+  g_autofree char *name = scope ? g_strconcat(scope, "/", base, NULL) : g_strdup(base);
   g_autofree char *key = g_ascii_strdown(name, -1);
   int i = names_in_use_get(g, key);
   names_in_use_set(g, key, i + 1);
@@ -250,9 +249,22 @@ tr_graph_unique_name(TrGraph *g, const char *hint)
   return tr_arena_strdup(&g->arena, unique);
 }
 
+const char *
+tr_graph_unique_name(TrGraph *g, const char *hint)
+{
+  return unique_name_in(g, tr_graph_name_scope(g), hint);
+}
+
 void
 tr_graph_push_name_scope(TrGraph *g, const char *name)
 {
+  size_t n = strlen(name);
+  if (n > 1 && name[n - 1] == '/') { /* absolute ("dense/"): entered as it is, again and again */
+    char *scope = tr_arena_strdup(&g->arena, name);
+    scope[n - 1] = '\0';
+    g_ptr_array_add(g->scopes, scope);
+    return;
+  }
   g_ptr_array_add(g->scopes, (gpointer)tr_graph_unique_name(g, name));
 }
 
@@ -729,7 +741,9 @@ tr_graph_capture_variable(TrGraph *g, TrVariable *var, const char *name)
   TrNode *node = g->captures ? g_hash_table_lookup(g->captures, var) : NULL;
   if (node)
     return node;
-  const char *unique = tr_graph_unique_name(g, name ? name : "resource");
+  /* A capture belongs to the whole function, wherever the variable is first read: at the top,
+   * under the variable's own name ("dense/kernel", not "dense/dense/kernel"). */
+  const char *unique = unique_name_in(g, NULL, name ? name : "resource");
   node = tr_graph_node_new(g, TR_GOP_PLACEHOLDER, "Placeholder", unique, NULL, 0, 1);
   node->dtypes[0] = TR_DTYPE_RESOURCE;
   node->shapes[0] = tr_shape_scalar();

@@ -214,7 +214,9 @@ TrGraph *tr_graph_parent(const TrGraph *g);
  * then "add_1", "add_2" (case-insensitively), inside the current name scope ("outer/add").
  * Marks it used. Borrowed (arena). */
 const char *tr_graph_unique_name(TrGraph *g, const char *hint);
-/* Enter a name scope (itself made unique: "scope", "scope_1"); pop to leave it. */
+/* Enter a name scope (itself made unique: "scope", "scope_1"), or with a trailing "/" the
+ * absolute scope named ("dense/": entered as it is, again and again, as TensorFlow's
+ * name_scope_v2); pop to leave it. */
 void tr_graph_push_name_scope(TrGraph *g, const char *name);
 void tr_graph_pop_name_scope(TrGraph *g);
 /* The innermost name scope as made unique ("outer/inner"), or NULL outside every scope. Borrowed

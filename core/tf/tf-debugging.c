@@ -41,6 +41,16 @@ dbg_push_scope(PyObject *self, PyObject *name)
   return PyUnicode_FromFormat("%s/", tr_graph_name_scope(g));
 }
 
+/* current_scope(): the name scope of the graph being built, with a trailing "/" ("" at the top
+ * or when nothing traces). */
+static PyObject *
+dbg_current_scope(PyObject *self, PyObject *unused)
+{
+  TrGraph *g = trace_graph();
+  const char *scope = g ? tr_graph_name_scope(g) : NULL;
+  return scope ? PyUnicode_FromFormat("%s/", scope) : PyUnicode_FromString("");
+}
+
 static PyObject *
 dbg_pop_scope(PyObject *self, PyObject *unused)
 {
@@ -322,6 +332,7 @@ static PyMethodDef dbg_methods[] = {
     {"tracing", dbg_tracing, METH_NOARGS, "tracing()\n--\n\n"},
     {"push_scope", dbg_push_scope, METH_O, "push_scope(name)\n--\n\n"},
     {"pop_scope", dbg_pop_scope, METH_NOARGS, "pop_scope()\n--\n\n"},
+    {"current_scope", dbg_current_scope, METH_NOARGS, "current_scope()\n--\n\n"},
     {"assert_node", (PyCFunction)(void (*)(void))dbg_assert_node, METH_FASTCALL,
      "assert_node(condition, data, summarize)\n--\n\n"},
     {"py_func_node", (PyCFunction)(void (*)(void))dbg_py_func_node, METH_FASTCALL,

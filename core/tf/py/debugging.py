@@ -303,7 +303,8 @@ class name_scope:
             if not self._name:
                 self._exits.append(None)
                 return ''
-            scope = _dbg.push_scope(self._name.rstrip('/') or self._name)
+            # "a/b/" is an absolute scope, entered as it is (TensorFlow's name_scope_v2)
+            scope = _dbg.push_scope(self._name if self._name != '/' else '')
             self._exits.append(_dbg.pop_scope)
             return scope
         old = _eager_scope[0]
@@ -337,16 +338,25 @@ name_scope.__module__ = 'tensorflow'
 def _layer_name_scope(name):
     """A Keras layer's scope for the variables it makes while it builds and runs: the current
     scope plus its name, absolute (Keras 2's name_scope_v2 of Layer._name_scope(), whose
-    trailing '/' keeps a second call from making 'dense_1'). It scopes variable names only:
-    graph node names are left as they are."""
+    trailing '/' keeps a second call from making 'dense_1'), for the variables it makes and,
+    while tracing, for its graph's ops."""
     outer = _dbg.set_eager_scope('')
     scope = outer + name + '/'
     _dbg.set_eager_scope(scope)
     old = _eager_scope[0]
     _eager_scope[0] = scope
+    # While tracing, the layer's ops are in its scope too, as Keras's __call__ enters it
+    # ('dense/MatMul'): the graph's current scope plus the name, absolute, so that a second call
+    # of the layer re-enters 'dense/' instead of making 'dense_1/'.
+    graph_scope = None
+    if _dbg.tracing():
+        graph_scope = _dbg.current_scope() + name + '/'
+        _dbg.push_scope(graph_scope)
     try:
         yield scope
     finally:
+        if graph_scope is not None:
+            _dbg.pop_scope()
         _eager_scope[0] = old
         _dbg.set_eager_scope(outer)
 
