@@ -433,10 +433,10 @@ td_graph_view_zoom_fit(TdGraphView *self)
   double gw, gh;
   td_graph_layout_get_size(self->layout, &gw, &gh);
   double scale = MIN((w - 2 * FIT_MARGIN) / MAX(gw, 1), (h - 2 * FIT_MARGIN) / MAX(gh, 1));
-  if (scale < MIN_SCALE) {
+  if (scale < TEXT_MIN_SCALE / 2) {
     /* Too big to see whole (a training step is thousands of layers deep): its width, from the
      * top, where the inputs are; where even the width is too wide to read, the first node at
-     * a readable scale. */
+     * a readable scale. The minimap shows the rest. */
     scale = MIN((w - 2 * FIT_MARGIN) / MAX(gw, 1), 1.0);
     if (scale >= TEXT_MIN_SCALE) {
       set_view(self, scale, MAX((w - gw * scale) / 2, FIT_MARGIN), FIT_MARGIN);

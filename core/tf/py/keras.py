@@ -955,10 +955,12 @@ class Optimizer:
             _warn("Gradients do not exist for variables %s when minimizing the loss. If you're "
                   "using `model.compile()`, did you forget to provide a `loss` argument?"
                   % ([v.name for g, v in pairs if g is None],))
-        for gradient, variable in present:
-            gradient = tf.convert_to_tensor(gradient, dtype_hint=variable.dtype)
-            self.update_step(gradient, variable)
-        return self.iterations.assign_add(1)
+        # The update's ops are in the optimizer's name scope, as Keras's ("SGD/mul").
+        with tf.name_scope(name or getattr(self, "name", None) or "optimizer"):
+            for gradient, variable in present:
+                gradient = tf.convert_to_tensor(gradient, dtype_hint=variable.dtype)
+                self.update_step(gradient, variable)
+            return self.iterations.assign_add(1)
 
     def update_step(self, gradient, variable):
         raise NotImplementedError("Optimizer subclasses must implement `update_step()`.")
