@@ -188,11 +188,16 @@ set_summary(TdTracesView *self, const TrStateFn *fn)
   g_autofree char *calls = td_format_count(fn->calls);
   g_autofree char *rate = td_format_hit_rate(tr_state_fn_hit_rate(fn), fn->hits, fn->misses);
   g_autofree char *cost = td_format_duration_ns(fn->trace_ns);
+  g_autofree char *rejected =
+      fn->rejected ? g_strdup_printf(" · %" G_GUINT64_FORMAT " rejected by input_signature or "
+                                     "binding",
+                                     fn->rejected)
+                   : g_strdup("");
   g_autofree char *text =
       g_strdup_printf("%s call%s · %" G_GUINT64_FORMAT " hit%s · %" G_GUINT64_FORMAT
-                      " miss%s · %" G_GUINT64_FORMAT " eager · hit rate %s · tracing %s",
+                      " miss%s · %" G_GUINT64_FORMAT " eager%s · hit rate %s · tracing %s",
                       calls, fn->calls == 1 ? "" : "s", fn->hits, fn->hits == 1 ? "" : "s",
-                      fn->misses, fn->misses == 1 ? "" : "es", fn->eager, rate, cost);
+                      fn->misses, fn->misses == 1 ? "" : "es", fn->eager, rejected, rate, cost);
   gtk_label_set_text(self->title, fn->name ? fn->name : "?");
   gtk_label_set_text(self->summary, text);
 }

@@ -2443,9 +2443,11 @@ out:
   return r;
 }
 
-/* The call raised: an error event with the exception's class and its last traceback line. */
+/* The call raised: an error event with the exception's class and its last traceback line;
+ * `rejected` when no call began (the arguments did not bind, input_signature refused them): its
+ * reason says so, and the debugger counts it as a call that raised. */
 static void
-emit_error(TfState *st, Function *f)
+emit_error(TfState *st, Function *f, bool rejected)
 {
   PyObject *type, *value, *tb;
   PyErr_Fetch(&type, &value, &tb);
@@ -2463,6 +2465,8 @@ emit_error(TfState *st, Function *f)
   ev->fn_name = g_strdup(tr_fn_get_name(f->fn));
   ev->name = g_strdup(name);
   ev->text = msg && *msg ? g_strdup_printf("%s: %s", name, msg) : g_strdup(name);
+  if (rejected)
+    ev->reason = g_strdup("rejected");
   tr_event_bus_emit(st->bus, ev);
   Py_XDECREF(code);
   Py_XDECREF(s);
@@ -2481,11 +2485,12 @@ function_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, Py
   /* A body that calls its own Function with tensors recurses while tracing. */
   if (Py_EnterRecursiveCall(" while calling a tf.function"))
     return NULL;
+  guint64 calls = tr_fn_get_stats(f->fn)->calls;
   PyObject *r =
       function_request(st, f, TR_FN_REQUEST_CALL, args, PyVectorcall_NARGS(nargsf), kwnames, NULL);
   Py_LeaveRecursiveCall();
   if (!r && tr_event_bus_wants(st->bus, TR_EVENT_ERROR))
-    emit_error(st, f);
+    emit_error(st, f, f->fn && tr_fn_get_stats(f->fn)->calls == calls);
   return r;
 }
 

@@ -4,12 +4,13 @@
 
 /* Counters shared by a Function and each of its call sites. */
 typedef struct {
-  guint64 calls;   /* call events */
-  guint64 hits;    /* … served by a trace */
-  guint64 misses;  /* … that traced */
-  guint64 eager;   /* … run eagerly */
-  guint64 traces;  /* successful traces */
-  gint64 trace_ns; /* time spent tracing, failed traces included */
+  guint64 calls;    /* call events */
+  guint64 hits;     /* … served by a trace */
+  guint64 misses;   /* … that traced */
+  guint64 eager;    /* … run eagerly */
+  guint64 rejected; /* calls refused before they ran (an error event marked "rejected") */
+  guint64 traces;   /* successful traces */
+  gint64 trace_ns;  /* time spent tracing, failed traces included */
 } Counts;
 
 typedef struct {
@@ -162,6 +163,16 @@ tr_report_add_event(TrReport *report, const TrEvent *ev)
     case TR_EVENT_RETRACE_CAUSE:
       add_causes(get_site(get_fn(report, ev), ev), ev->causes);
       return;
+    case TR_EVENT_ERROR:
+      if (ev->fn_id && g_strcmp0(ev->reason, "rejected") == 0) {
+        FnEntry *f = get_fn(report, ev);
+        Counts *at = &get_site(f, ev)->counts;
+        f->counts.calls++;
+        f->counts.rejected++;
+        at->calls++;
+        at->rejected++;
+      }
+      return;
     default:
       return;
   }
@@ -176,12 +187,14 @@ tr_report_event_func(const TrEvent *ev, gpointer user_data)
 static void
 append_counts(GString *out, const Counts *c)
 {
+  g_autofree char *rejected =
+      c->rejected ? g_strdup_printf(", %" G_GUINT64_FORMAT " rejected", c->rejected) : g_strdup("");
   g_string_append_printf(out,
                          "%" G_GUINT64_FORMAT " call%s: %" G_GUINT64_FORMAT
                          " hit%s, %" G_GUINT64_FORMAT " miss%s, %" G_GUINT64_FORMAT
-                         " eager; %" G_GUINT64_FORMAT " trace%s, %.3f ms tracing\n",
+                         " eager%s; %" G_GUINT64_FORMAT " trace%s, %.3f ms tracing\n",
                          c->calls, c->calls == 1 ? "" : "s", c->hits, c->hits == 1 ? "" : "s",
-                         c->misses, c->misses == 1 ? "" : "es", c->eager, c->traces,
+                         c->misses, c->misses == 1 ? "" : "es", c->eager, rejected, c->traces,
                          c->traces == 1 ? "" : "s", (double)c->trace_ns / 1e6);
 }
 

@@ -307,6 +307,19 @@ apply_warning(TrState *s, const TrEvent *ev)
   fn_of(s, ev)->pub.warnings++;
 }
 
+/* A call refused before it ran (core/tf marks its error "rejected": no call event came) is a
+ * call that raised all the same. Other errors are counted by their call_end. */
+static void
+apply_error(TrState *s, const TrEvent *ev)
+{
+  if (!ev->fn_id || g_strcmp0(ev->reason, "rejected") != 0)
+    return;
+  FnEntry *f = fn_of(s, ev);
+  f->pub.calls++;
+  f->pub.errors++;
+  f->pub.rejected++;
+}
+
 /* A debugger's stop replaces the previous one (a step stops again without a continue). */
 static void
 apply_debugger_stopped(TrState *s, const TrEvent *ev)
@@ -333,6 +346,7 @@ static const Applier appliers[TR_EVENT_N_KINDS] = {
     [TR_EVENT_VARIABLE_CREATED] = apply_variable_created,
     [TR_EVENT_EAGER_TOGGLED] = apply_eager,
     [TR_EVENT_RETRACING_WARNING] = apply_warning,
+    [TR_EVENT_ERROR] = apply_error,
     [TR_EVENT_DEBUGGER_STOPPED] = apply_debugger_stopped,
     [TR_EVENT_DEBUGGER_CONTINUED] = apply_debugger_continued,
 };
@@ -572,14 +586,15 @@ fn_json(const FnEntry *f)
   json_t *retraces = json_array();
   for (guint i = 0; i < fn->retraces->len; i++)
     json_array_append_new(retraces, retrace_json(fn->retraces->pdata[i]));
-  json_t *obj = json_pack(
-      "{s:I, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "id",
-      (json_int_t)fn->id, "name", str_or_null(fn->name), "text", str_or_null(fn->text), "calls",
-      (json_int_t)fn->calls, "hits", (json_int_t)fn->hits, "misses", (json_int_t)fn->misses,
-      "eager", (json_int_t)fn->eager, "errors", (json_int_t)fn->errors, "warnings",
-      (json_int_t)fn->warnings, "trace_ns", (json_int_t)fn->trace_ns, "call_ns",
-      (json_int_t)fn->call_ns, "created_seq", (json_int_t)fn->created_seq, "changed_seq",
-      (json_int_t)fn->changed_seq, "first_ts_ns", (json_int_t)fn->first_ts_ns);
+  json_t *obj =
+      json_pack("{s:I, s:o, s:o, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}", "id",
+                (json_int_t)fn->id, "name", str_or_null(fn->name), "text", str_or_null(fn->text),
+                "calls", (json_int_t)fn->calls, "hits", (json_int_t)fn->hits, "misses",
+                (json_int_t)fn->misses, "eager", (json_int_t)fn->eager, "errors",
+                (json_int_t)fn->errors, "rejected", (json_int_t)fn->rejected, "warnings",
+                (json_int_t)fn->warnings, "trace_ns", (json_int_t)fn->trace_ns, "call_ns",
+                (json_int_t)fn->call_ns, "created_seq", (json_int_t)fn->created_seq, "changed_seq",
+                (json_int_t)fn->changed_seq, "first_ts_ns", (json_int_t)fn->first_ts_ns);
   json_object_set_new(obj, "traces", traces);
   json_object_set_new(obj, "retraces", retraces);
   json_object_set_new(obj, "pending_retrace", json_integer(retrace_index(fn, f->pending.retrace)));
@@ -713,6 +728,7 @@ fn_from_json(TrState *s, json_t *obj, GError **error)
   fn->misses = int_of(obj, "misses");
   fn->eager = int_of(obj, "eager");
   fn->errors = int_of(obj, "errors");
+  fn->rejected = int_of(obj, "rejected");
   fn->warnings = int_of(obj, "warnings");
   fn->trace_ns = int_of(obj, "trace_ns");
   fn->call_ns = int_of(obj, "call_ns");

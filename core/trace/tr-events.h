@@ -82,19 +82,19 @@ const char *tr_outcome_name(TrOutcome outcome);
   F(OUTCOME, outcome, "outcome")   /* hit, miss or eager */                                        \
   F(INT, cf_id, "concrete_id")     /* ConcreteFunction id (0: none) */                             \
   F(INT, candidates, "candidates") /* traces that would have accepted a hit */                     \
-  F(STR, reason, "reason")         /* why the candidate won; why a debugger stopped */             \
-  F(INT, dur_ns, "dur_ns")         /* duration of the span an *_end (or continued) event closes */ \
-  F(INT, nodes, "nodes")           /* node count of a traced graph */                              \
-  F(INT, graph_id, "graph_id")     /* Graph id (core/graph) */                                     \
-  F(STR, signature, "signature")   /* signature text of a trace or input_signature */              \
-  F(CAUSES, causes, "causes")      /* retrace causes */                                            \
-  F(STR, text, "text")             /* printed text, message, or cell source */                     \
-  F(STR, name, "name")             /* Variable name; error class; stopped frame's function */      \
-  F(INT, var_id, "variable_id")    /* Variable id */                                               \
-  F(STR, dtype, "dtype")           /* Variable dtype */                                            \
-  F(STR, shape, "shape")           /* Variable shape */                                            \
-  F(BOOL, enabled, "enabled")      /* eager mode now on; reduce_retracing on a Function */         \
-  F(BOOL, ok, "ok")                /* the span ended without an exception */                       \
+  F(STR, reason, "reason")       /* why the candidate won; a debugger stopped; "rejected" call */  \
+  F(INT, dur_ns, "dur_ns")       /* duration of the span an *_end (or continued) event closes */   \
+  F(INT, nodes, "nodes")         /* node count of a traced graph */                                \
+  F(INT, graph_id, "graph_id")   /* Graph id (core/graph) */                                       \
+  F(STR, signature, "signature") /* signature text of a trace or input_signature */                \
+  F(CAUSES, causes, "causes")    /* retrace causes */                                              \
+  F(STR, text, "text")           /* printed text, message, or cell source */                       \
+  F(STR, name, "name")           /* Variable name; error class; stopped frame's function */        \
+  F(INT, var_id, "variable_id")  /* Variable id */                                                 \
+  F(STR, dtype, "dtype")         /* Variable dtype */                                              \
+  F(STR, shape, "shape")         /* Variable shape */                                              \
+  F(BOOL, enabled, "enabled")    /* eager mode now on; reduce_retracing on a Function */           \
+  F(BOOL, ok, "ok")              /* the span ended without an exception */                         \
   /* nodes_optimized: node count of the optimised graph that runs */                               \
   F(INT, nodes_optimized, "nodes_optimized")                                                       \
   F(STR, graph, "graph") /* the traced graph's JSON (tr_graph_to_json), when the bus carries it */ \
@@ -156,7 +156,7 @@ typedef enum {
     TR_EF(cell) | TR_EF(var_id) | TR_EF(name) | TR_EF(dtype) | TR_EF(shape))                       \
   X(EAGER_TOGGLED, "eager_mode", TR_EF(enabled))                                                   \
   X(RETRACING_WARNING, "retracing_warning", TR_EF_FN | TR_EF_SITE | TR_EF(text))                   \
-  X(ERROR, "error", TR_EF_SITE | TR_EF_FN | TR_EF(name) | TR_EF(text))                             \
+  X(ERROR, "error", TR_EF_SITE | TR_EF_FN | TR_EF(name) | TR_EF(text) | TR_EF(reason))             \
   X(DEBUGGER_STOPPED, "debugger_stopped",                                                          \
     TR_EF_SITE | TR_EF_FN | TR_EF(name) | TR_EF(reason) | TR_EF(tracing) | TR_EF(text))            \
   X(DEBUGGER_CONTINUED, "debugger_continued", TR_EF(dur_ns))                                       \

@@ -61,11 +61,12 @@ typedef struct {
   gint64 id;           /* Function id */
   char *name;          /* Python name */
   char *text;          /* repr: "<function f at 0x…>" */
-  guint64 calls;       /* every call: hits + misses + eager */
+  guint64 calls;       /* every call: hits + misses + eager + rejected */
   guint64 hits;        /* served by an existing trace */
   guint64 misses;      /* traced (or tried to) */
   guint64 eager;       /* ran the Python body (run_functions_eagerly) */
-  guint64 errors;      /* calls that raised */
+  guint64 errors;      /* calls that raised, rejected ones among them */
+  guint64 rejected;    /* calls refused before they ran (input_signature, unbindable args) */
   guint64 warnings;    /* retracing warnings */
   gint64 trace_ns;     /* total time tracing */
   gint64 call_ns;      /* total time in calls, tracing included */

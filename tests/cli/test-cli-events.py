@@ -179,6 +179,24 @@ with tempfile.TemporaryDirectory() as tmp:
     with open(raise_trace) as f:
         check("raise-perfetto", "traceEvents" in json.load(f))
 
+    # ---- calls refused by input_signature: calls that raised, counted as rejected -------------
+    rejecting = os.path.join(tmp, "rejects.py")
+    with open(rejecting, "w") as f:
+        f.write("import tensorflow as tf\n"
+                "@tf.function(input_signature=[tf.TensorSpec([2], tf.float32)])\n"
+                "def g(x):\n  return x + 1\n"
+                "g(tf.ones([2]))\n"
+                "for bad in [tf.ones([3]), tf.ones([2], tf.int32)]:\n"
+                "  try:\n    g(bad)\n  except ValueError:\n    pass\n")
+    reject_jsonl = os.path.join(tmp, "rejects.jsonl")
+    r = run(["--events", reject_jsonl, "--report", rejecting])
+    check("rejected-report", "3 calls: 0 hits, 1 miss, 0 eager, 2 rejected; 1 trace" in r.stdout
+          and "line 8: 2 calls: 0 hits, 0 misses, 0 eager, 2 rejected" in r.stdout, r.stdout)
+    ev = read_events(reject_jsonl)
+    check("rejected-errors", [(e["name"], e.get("reason")) for e in of_kind(ev, "error")] ==
+          [("ValueError", "rejected")] * 2, of_kind(ev, "error"))
+    check("rejected-no-call-events", len(of_kind(ev, "call")) == 1, of_kind(ev, "call"))
+
     r = run(["--report", "-c", "import sys; sys.exit(3)"])
     check("sys-exit-status-kept", r.returncode == 3 and "== trellis --report" in r.stdout,
           r.stdout)
