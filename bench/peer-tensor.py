@@ -6,7 +6,7 @@ torch) and alternates its own measurements with requests on stdin, so that both 
 same machine load. It prints "ready" once started; then every request gets one line on stdout:
 
     add N       -> "ok SECONDS_PER_OP"  NumPy `a + b` on 2x2 float32 arrays, timeit, N loops
-    conv-setup  -> "ok"                 build the conv2d case in NCHW, 2 threads, warm up
+    conv-setup T -> "ok"                build the conv2d case in NCHW on T threads, warm up
     conv        -> "ok SECONDS"         one torch.nn.functional.conv2d call
     quit        -> (exits)
 
@@ -36,12 +36,12 @@ class Peer:
         seconds = timeit.timeit("a + b", globals={"a": a, "b": b}, number=int(n))
         return "ok %.9g" % (seconds / int(n))
 
-    def conv_setup(self):
+    def conv_setup(self, threads="2"):
         try:
             import torch
         except ImportError as e:
             return "unavailable torch: " + str(e)
-        torch.set_num_threads(2)
+        torch.set_num_threads(int(threads))
         generator = torch.Generator().manual_seed(0)
         # The guide's Conv2D(100, 3) on a [1, 200, 200, 100] image, in torch's NCHW layout.
         x = torch.rand(1, 100, 200, 200, generator=generator) * 2 - 1
