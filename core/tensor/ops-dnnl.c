@@ -217,7 +217,7 @@ typedef struct {
 static Tile
 tile_for_output_rows(const ConvGeom *g, int64_t b0, int64_t nb, int64_t oh0, int64_t oh1)
 {
-  int64_t start = oh0 * g->stride_h - g->pad_top;            /* first row read, maybe < 0 */
+  int64_t start = oh0 * g->stride_h - g->pad_top;              /* first row read, maybe < 0 */
   int64_t end = (oh1 - 1) * g->stride_h - g->pad_top + g->k_h; /* past the last one */
   Tile t = {.b0 = b0, .nb = nb, .oh0 = oh0, .oh1 = oh1};
   t.ih0 = MAX(0, start);
@@ -286,8 +286,7 @@ weights_md(const Dnnl *d, const ConvGeom *g, bool any)
     d->dnnl_memory_desc_init_by_tag(&md, 4, (dnnl_dims_t){g->out_c, g->k_c, g->k_h, g->k_w},
                                     dnnl_f32, any ? dnnl_format_tag_any : dnnl_hwio);
   else
-    d->dnnl_memory_desc_init_by_tag(&md, 5,
-                                    (dnnl_dims_t){g->groups, opg, g->k_c, g->k_h, g->k_w},
+    d->dnnl_memory_desc_init_by_tag(&md, 5, (dnnl_dims_t){g->groups, opg, g->k_c, g->k_h, g->k_w},
                                     dnnl_f32, any ? dnnl_format_tag_any : dnnl_hwigo);
   return md;
 }
@@ -317,10 +316,10 @@ reorder(Run *run, const dnnl_memory_desc_t *src_md, dnnl_memory_t src,
     good = ok(d->dnnl_primitive_attr_create(&attr)) && ok(d->dnnl_post_ops_create(&ops)) &&
            ok(d->dnnl_post_ops_append_sum(ops, 1.0f)) &&
            ok(d->dnnl_primitive_attr_set_post_ops(attr, ops));
-  good = good &&
-         ok(d->dnnl_reorder_primitive_desc_create(&pd, src_md, d->engine, dst_md, d->engine,
-                                                  attr)) &&
-         ok(d->dnnl_primitive_create(&p, pd));
+  good =
+      good &&
+      ok(d->dnnl_reorder_primitive_desc_create(&pd, src_md, d->engine, dst_md, d->engine, attr)) &&
+      ok(d->dnnl_primitive_create(&p, pd));
   if (good) {
     dnnl_exec_arg_t args[] = {{DNNL_ARG_FROM, src}, {DNNL_ARG_TO, dst}};
     good = ok(d->dnnl_primitive_execute(p, run->stream, 2, args)) &&
@@ -379,8 +378,8 @@ tile_primitive_desc(Run *run, const Tile *t, dnnl_primitive_desc_t *fwd_pd,
   dnnl_prop_kind_t prop =
       run->kind == TR_DNNL_FORWARD ? dnnl_forward_inference : dnnl_forward_training;
   *fwd_pd = *pd = NULL;
-  if (!ok(d->dnnl_convolution_forward_desc_init(&fwd, prop, dnnl_convolution_direct, &src, &w,
-                                                NULL, &dst, strides, pad_l, pad_r)) ||
+  if (!ok(d->dnnl_convolution_forward_desc_init(&fwd, prop, dnnl_convolution_direct, &src, &w, NULL,
+                                                &dst, strides, pad_l, pad_r)) ||
       !ok(d->dnnl_primitive_desc_create(fwd_pd, &fwd, NULL, d->engine, NULL)))
     return false;
   if (run->kind == TR_DNNL_FORWARD) {
