@@ -41,9 +41,10 @@
 
 /* Multiply-adds of a tile: an interrupt waits at most one tile. */
 int64_t tr_dnnl_tile_macs = (int64_t)1 << 32;
-/* Conv2D below this many multiply-adds (4 M: ~40 us at 100 GFLOP/s) stays on Trellis's kernels:
- * making oneDNN's descriptors and reordering the filters costs about that much. */
-int64_t tr_dnnl_min_macs = (int64_t)1 << 22;
+/* Conv2D below this many multiply-adds stays on Trellis's kernels: a oneDNN call costs 10-15 us
+ * beyond its arithmetic (descriptors, the filters' reorder). Measured on the EPYC above: 37 K
+ * multiply-adds 0.2x as fast on oneDNN, 200 K even, 590 K 3.8x, 15-60 M 1.6-4.7x. */
+int64_t tr_dnnl_min_macs = (int64_t)1 << 18;
 /* SGEMM from 64^3 multiply-adds, where oneDNN's overtook OpenBLAS's (see above). */
 #define SGEMM_MIN_MACS ((int64_t)1 << 18)
 

@@ -164,7 +164,7 @@ static const Case cases[] = {
     {2, 10, 10, 16, 1, 1, 16, 32, 2, 2, TR_PADDING_VALID},
     {1, 11, 12, 6, 2, 2, 6, 5, 3, 3, TR_PADDING_SAME},
     {1, 15, 14, 3, 5, 5, 3, 4, 1, 1, TR_PADDING_SAME},
-    {2, 8, 9, 12, 3, 3, 4, 6, 1, 1, TR_PADDING_SAME},  /* 3 groups */
+    {2, 8, 9, 12, 3, 3, 4, 6, 1, 1, TR_PADDING_SAME},     /* 3 groups */
     {1, 10, 7, 32, 3, 3, 16, 32, 2, 1, TR_PADDING_VALID}, /* 2 groups */
     {4, 6, 6, 8, 3, 3, 8, 8, 1, 1, TR_PADDING_VALID},
 };
@@ -266,8 +266,7 @@ test_cancel(void)
   g_assert_error(error, TR_ERROR, TR_ERROR_CANCELLED);
   g_clear_error(&error);
   memcpy(attrs.axes, (const int64_t[]){3, 3, 32, 32}, sizeof(int64_t[4]));
-  g_assert_null(
-      tr_op_run(TR_OP_CONV2D_BACKPROP_FILTER, (TrTensor *[]){x, dy}, 2, &attrs, &error));
+  g_assert_null(tr_op_run(TR_OP_CONV2D_BACKPROP_FILTER, (TrTensor *[]){x, dy}, 2, &attrs, &error));
   g_assert_error(error, TR_ERROR, TR_ERROR_CANCELLED);
   g_clear_error(&error);
   cancel = 0;
@@ -291,7 +290,7 @@ test_sgemm(void)
         tb ? random_tensor(TR_FLOAT32, DIMS(n, k)) : random_tensor(TR_FLOAT32, DIMS(k, n));
     g_autofree double *av = to_doubles(a);
     g_autofree double *bv = to_doubles(b);
-    g_autofree double *want = g_new0(double, m * n);
+    g_autofree double *want = g_new0(double, m *n);
     for (int64_t i = 0; i < m; i++)
       for (int64_t j = 0; j < n; j++)
         for (int64_t p = 0; p < k; p++)
