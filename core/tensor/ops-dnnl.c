@@ -261,7 +261,7 @@ typedef struct {
   dnnl_memory_desc_t inner_w; /* the layout of `w`, oneDNN's choice for the current tiles */
   dnnl_memory_t w;            /* the filters (or their gradient) in that layout; owned */
   bool tile_done;             /* a tile of BACKWARD_WEIGHTS has written `out` (then add) */
-  const char *impl;           /* oneDNN's name of the kernel it chose (static in oneDNN) */
+  char impl[64];              /* oneDNN's name of the kernel it chose for the last tile */
 } Run;
 
 static bool
@@ -416,10 +416,10 @@ run_tile(Run *run, const Tile *t, bool first)
   TileStatus status = TILE_FAILED;
   if (!tile_primitive_desc(run, t, &fwd_pd, &pd))
     goto out;
-  const char *impl = "";
+  const char *impl = NULL;
   d->dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl);
-  run->impl = impl;
-  if (first && run->kind == TR_DNNL_FORWARD && g_str_has_prefix(impl, "ref")) {
+  g_strlcpy(run->impl, impl ? impl : "?", sizeof run->impl);
+  if (first && run->kind == TR_DNNL_FORWARD && g_str_has_prefix(run->impl, "ref")) {
     status = TILE_SLOW;
     goto out;
   }
@@ -518,8 +518,8 @@ run_tiles(Run *run)
       }
       TileStatus s = run_tile(run, &t, first);
       if (s != TILE_OK) {
-        if (s == TILE_FAILED || !first)
-          g_debug("oneDNN declined a convolution tile (%s)", run->impl ? run->impl : "?");
+        if (s == TILE_FAILED)
+          g_debug("oneDNN failed on a convolution tile (%s)", run->impl);
         return TR_DNNL_DECLINED;
       }
       first = false;
@@ -548,7 +548,7 @@ tr_dnnl_conv(TrDnnlConvKind kind, const ConvGeom *g, const float *a, const float
   d->dnnl_memory_destroy(run.w);
   d->dnnl_stream_destroy(run.stream);
   if (status != TR_DNNL_DECLINED) {
-    g_snprintf(conv_kernel, sizeof conv_kernel, "oneDNN %s", run.impl ? run.impl : "?");
+    g_snprintf(conv_kernel, sizeof conv_kernel, "oneDNN %s", run.impl);
     tr_note_kernel(conv_kernel);
   }
   return status;
