@@ -394,6 +394,63 @@ bench_conv(Peer *peer, GRand *rng)
   result_clear(&theirs);
 }
 
+/* Best milliseconds of one Conv2DBackpropInput (`for_input`) or Conv2DBackpropFilter call. */
+static double
+time_conv_grad(bool for_input, TrTensor *x, TrTensor *f, TrTensor *dy, char **why)
+{
+  TrAttrs attrs;
+  tr_attrs_init(&attrs);
+  attrs.n_axes = 4;
+  const TrShape *shape = for_input ? &x->shape : &f->shape;
+  memcpy(attrs.axes, shape->dims, sizeof(int64_t[4]));
+  TrTensor *in[2] = {for_input ? f : x, dy};
+  GError *error = NULL;
+  double t0 = now();
+  TrTensor *r = tr_op_run(for_input ? TR_OP_CONV2D_BACKPROP_INPUT : TR_OP_CONV2D_BACKPROP_FILTER,
+                          in, 2, &attrs, &error);
+  double ms = (now() - t0) * 1e3;
+  if (!r) {
+    *why = g_strdup(error->message);
+    g_error_free(error);
+    return INFINITY;
+  }
+  tr_tensor_unref(r);
+  return ms;
+}
+
+/* The gradients of the conv2d case, against torch's (conv-setup already sent). */
+static void
+bench_conv_grads(Peer *peer, GRand *rng)
+{
+  g_autoptr(TrTensor) x = random_f32(4, (const int64_t[]){1, 200, 200, 100}, rng);
+  g_autoptr(TrTensor) f = random_f32(4, (const int64_t[]){3, 3, 100, 100}, rng);
+  g_autoptr(TrTensor) dy = random_f32(4, (const int64_t[]){1, 198, 198, 100}, rng);
+  for (int which = 0; which < 2; which++) {
+    bool for_input = which == 0;
+    Result mine = {INFINITY, NULL}, theirs = {INFINITY, NULL};
+    time_conv_grad(for_input, x, f, dy, &mine.error); /* warm up */
+    for (int r = 0; r < 5; r++) {
+      for (int side = 0; side < 2; side++) {
+        double peer_seconds;
+        if ((side + r) % 2 == 0 && !mine.error)
+          mine.value = MIN(mine.value, time_conv_grad(for_input, x, f, dy, &mine.error));
+        else if ((side + r) % 2 == 1 && !theirs.error &&
+                 peer_ask(peer, for_input ? "conv-grad-input" : "conv-grad-filter", &peer_seconds,
+                          &theirs.error))
+          theirs.value = MIN(theirs.value, peer_seconds * 1e3);
+      }
+    }
+    g_autofree char *peer_name =
+        g_strdup_printf("torch convolution_backward, %d threads", bench_threads());
+    const char *peers[] = {peer_name};
+    report_peers(for_input ? "Conv2DBackpropInput of the conv2d case"
+                           : "Conv2DBackpropFilter of the conv2d case",
+                 "ms", tr_last_kernel(), &mine, 1, peers, &theirs);
+    result_clear(&mine);
+    result_clear(&theirs);
+  }
+}
+
 /* Whether the figure group `name` was asked for: all of them when no argument is given. */
 static bool
 wanted(int argc, char **argv, const char *name)
@@ -406,7 +463,8 @@ wanted(int argc, char **argv, const char *name)
   return false;
 }
 
-/* Usage: bench-tensor [gemm] [add] [conv] — the named figure groups, or all of them. */
+/* Usage: bench-tensor [gemm] [add] [conv] [conv-grad] — the named figure groups, or all of them
+ * (conv-grad runs conv first: it sets the peer up). */
 int
 main(int argc, char **argv)
 {
@@ -423,8 +481,10 @@ main(int argc, char **argv)
   peer_start(&peer);
   if (wanted(argc, argv, "add"))
     bench_add(&peer);
-  if (wanted(argc, argv, "conv"))
+  if (wanted(argc, argv, "conv") || wanted(argc, argv, "conv-grad"))
     bench_conv(&peer, rng);
+  if (wanted(argc, argv, "conv-grad"))
+    bench_conv_grads(&peer, rng);
   peer_stop(&peer);
   return 0;
 }
