@@ -531,15 +531,13 @@ run_tiles(Run *run)
 TrDnnlStatus
 tr_dnnl_conv(TrDnnlConvKind kind, const ConvGeom *g, const float *a, const float *b, float *out)
 {
+  double macs = (double)(g->batch * g->out_h * g->out_w) * (double)g->out_c *
+                (double)(g->k_h * g->k_w * g->k_c);
+  if (g->groups <= 0 || (kind == TR_DNNL_FORWARD && macs < (double)tr_dnnl_min_macs))
+    return TR_DNNL_DECLINED; /* before loading oneDNN: a small Conv2D never needs it */
   const Dnnl *d = dnnl();
-  if (!d || g->groups <= 0)
+  if (!d || (kind == TR_DNNL_FORWARD && !d->avx512))
     return TR_DNNL_DECLINED;
-  if (kind == TR_DNNL_FORWARD) {
-    double macs = (double)(g->batch * g->out_h * g->out_w) * (double)g->out_c *
-                  (double)(g->k_h * g->k_w * g->k_c);
-    if (!d->avx512 || macs < (double)tr_dnnl_min_macs)
-      return TR_DNNL_DECLINED;
-  }
   Run run = {.d = d, .kind = kind, .g = g, .a = a, .b = b, .out = out};
   run.user_w = weights_md(d, g, false);
   if (!ok(d->dnnl_stream_create(&run.stream, d->engine, dnnl_stream_default_flags)))

@@ -3,7 +3,11 @@
  * Every kernel here reduces to gemm_run(): C (+)= A·B on matrices described by a base pointer
  * and a row and a column stride. float32 and float64 go to OpenBLAS (cblas_?gemm) whenever the
  * strides form a row- or column-major layout, so a transposed view costs a flag, not a copy;
- * integers use a plain loop, as BLAS has no integer GEMM.
+ * float32 from 64^3 multiply-adds goes to oneDNN's SGEMM instead where ops-dnnl.c finds it
+ * faster (AVX-512); integers use a plain loop, as BLAS has no integer GEMM.
+ *
+ * float32 Conv2D and both of its gradients first ask oneDNN (ops-dnnl.c), which takes them
+ * where its kernels are faster; what it declines runs on the paths below.
  *
  * Conv2D (NHWC input, HWIO filters) has three GEMM formulations, picked by shape:
  *  - 1x1 filters at stride 1: the input already is the [pixels, channels] matrix;
