@@ -13,6 +13,12 @@
  * A convolution whose only oneDNN kernel is the reference one ("ref:any": odd groupings) is
  * declined for Conv2D, whose own GEMM paths are faster.
  *
+ * A caveat: on an oversubscribed machine (more runnable threads than cores) an OpenMP team
+ * waits at every barrier for whichever of its threads was preempted, and OpenBLAS's threads
+ * suffer less from it. Measured on the EPYC above at load 8: 256^3 SGEMM best 0.15 ms on
+ * oneDNN, 0.33 on OpenBLAS, but mean 2.3 ms against 0.7. PyTorch's kernels (oneDNN on OpenMP)
+ * share this; the choice above is for a machine that is not oversubscribed.
+ *
  * The library is opened at the first use, as OpenBLAS is (ops-linalg.c): most programs never
  * convolve, and it is 40 MB with libstdc++ and libgomp behind it. When it cannot be opened
  * everything stays on Trellis's own kernels. Threads: oneDNN (built on OpenMP) runs on
