@@ -6,9 +6,9 @@
  *    above). Measured on a 2-core AMD EPYC (Zen 4), alternating rounds: its direct NHWC
  *    convolution ("brgconv") ran the guide's [1,200,200,100] * [3,3,100,100] at 150-200 GFLOP/s
  *    against 45-70 for the shifted GEMM over OpenBLAS; its SGEMM 1.2-2.4x OpenBLAS's (whose
- *    AVX-512 core is Cooperlake) from 64^3 multiply-adds, 0.1-0.7x below. On AVX2 CPUs the
- *    shifted GEMM over OpenBLAS measured 0.76x torch's oneDNN time, so Trellis keeps its own
- *    kernels there.
+ *    AVX-512 core is Cooperlake) from 64^3 multiply-adds, 0.1-0.7x below. On an AVX2 CPU the
+ *    shifted GEMM over OpenBLAS took 0.76x torch's (oneDNN) time (issue 19), so Trellis keeps
+ *    its own kernels there.
  *  - Conv2DBackpropInput and Conv2DBackpropFilter on any CPU: the alternative is a direct loop.
  * A convolution whose only oneDNN kernel is the reference one ("ref:any": odd groupings) is
  * declined for Conv2D, whose own GEMM paths are faster.
@@ -36,8 +36,9 @@
  * (Conv2DBackpropInput tiles input rows; Conv2DBackpropFilter sums the tiles' filter
  * gradients).
  *
- * Primitive descriptors are made per call (tens of microseconds); oneDNN's own primitive cache
- * keeps the generated code of the last 1024 shapes, so a shape seen before costs no JIT.
+ * Primitive descriptors are made per call (with the filters' reorder, 10-15 us a call);
+ * oneDNN's own primitive cache keeps the generated code of the last 1024 shapes, so a shape
+ * seen before costs no JIT.
  */
 #include "linalg-dnnl.h"
 
