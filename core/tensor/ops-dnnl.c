@@ -3,10 +3,11 @@
  * oneDNN (Debian's libdnnl2; TensorFlow and PyTorch use it for x86 CPU convolutions) generates
  * kernels for the CPU it runs on. Where it is used:
  *  - Conv2D and SGEMM when oneDNN's effective instruction set has AVX-512 (avx512_core and
- *    above). Measured on a 2-core AMD EPYC (Zen 4), alternating rounds: its direct NHWC
- *    convolution ("brgconv") ran the guide's [1,200,200,100] * [3,3,100,100] at 150-200 GFLOP/s
- *    against 45-70 for the shifted GEMM over OpenBLAS; its SGEMM 1.2-2.4x OpenBLAS's (whose
- *    AVX-512 core is Cooperlake) from 64^3 multiply-adds, 0.1-0.7x below. On an AVX2 CPU the
+ *    above). Measured on a 2-core AMD EPYC (Zen 4), alternating rounds on a quiet machine: its
+ *    direct NHWC convolution ("brgconv") ran the guide's [1,200,200,100] * [3,3,100,100] at
+ *    182 GFLOP/s, Trellis's shifted GEMM at 162 on oneDNN's SGEMM (about 70 on OpenBLAS's, as
+ *    issue 19 measured); its SGEMM 1.2-2.4x OpenBLAS's (whose AVX-512 core is Cooperlake) from
+ *    64^3 multiply-adds, 0.1-0.7x below. On an AVX2 CPU the
  *    shifted GEMM over OpenBLAS took 0.76x torch's (oneDNN) time (issue 19), so Trellis keeps
  *    its own kernels there.
  *  - Conv2DBackpropInput and Conv2DBackpropFilter on any CPU: the alternative is a direct loop.
