@@ -19,7 +19,14 @@ Rounds of Trellis and of the peers alternate (swapping which goes first) and eac
 its best, so that background load hits both alike. Results are checked: the traced call must
 equal eager Trellis exactly, and NumPy's and torch's values to 1e-6.
 
+A second, wide chain measures the fused kernel's arithmetic rather than the per-call overhead:
+`for _ in range(100): x = tf.maximum(x * 0.5 + 0.1, x - 1.0)` on 1,000,000 float32 elements,
+a traced call (400 ops fused into one loop over blocks; its arithmetic block functions are
+compiled for SSE2, AVX2 and AVX-512 and the CPU's widest is used) against the same loop in
+NumPy, each the best of REPEAT, alternating as above.
+
 Prints
+    wide chain: ... on 1000000 float32 (CPU: avx512f): T ms (NumPy: N ms, ratio N/T)
     trellis traced call: T us/call (NumPy eager: N us/call, ratio N/T)
     trellis first call (trace+optimise+plan+run): F ms (torch.jit.trace: J ms, ratio J/F; ...)
     trellis eager: E us/call (ratio E/T)
@@ -76,6 +83,72 @@ for _ in range(%(repeat)d):
 print("%%.9g %%.9g %%.9g %%r %%d %%r" %% (first, call, eager, same,
       traced.experimental_get_tracing_count(), float(y[0, 0])))
 """
+
+WIDE_STEPS = 100
+WIDE_SIZE = 1000000
+
+WIDE_SCRIPT = """
+import time
+import tensorflow as tf
+
+@tf.function
+def wide(x):
+    for _ in range(%(steps)d):
+        x = tf.maximum(x * 0.5 + 0.1, x - 1.0)
+    return x
+
+x = tf.ones([%(size)d])
+y = wide(x)
+best = 1e9
+for _ in range(%(repeat)d):
+    t0 = time.perf_counter()
+    wide(x)
+    best = min(best, time.perf_counter() - t0)
+print("%%.9g %%r" %% (best, float(y[0])))
+"""
+
+
+def wide_round(trellis, repeat):
+    """Best seconds of a traced call of the wide chain, and its first element."""
+    code = WIDE_SCRIPT % {"steps": WIDE_STEPS, "size": WIDE_SIZE, "repeat": repeat}
+    out = subprocess.run([trellis, "-c", code], capture_output=True, text=True, timeout=300)
+    if out.returncode != 0:
+        raise RuntimeError("trellis failed:\n%s%s" % (out.stdout, out.stderr))
+    best, value = out.stdout.split()
+    return float(best), float(value)
+
+
+def widest_vector_isa():
+    """The widest of the fused kernel's instruction sets this CPU has, from /proc/cpuinfo."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            flags = next((line.split(":", 1)[1].split() for line in f
+                          if line.startswith("flags")), [])
+    except OSError:
+        return "unknown"
+    return next((isa for isa in ("avx512f", "avx2") if isa in flags), "sse2")
+
+
+class NumpyWidePeer:
+    def __init__(self):
+        import numpy as np
+        self.np = np
+        self.x = np.ones(WIDE_SIZE, np.float32)
+        self.value = float(self.chain(self.x)[0])
+
+    def chain(self, x):
+        np = self.np
+        for _ in range(WIDE_STEPS):
+            x = np.maximum(x * np.float32(0.5) + np.float32(0.1), x - np.float32(1.0))
+        return x
+
+    def round(self, repeat):
+        best = float("inf")
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            self.chain(self.x)
+            best = min(best, time.perf_counter() - t0)
+        return best
 
 
 def trellis_round(trellis, repeat):
@@ -161,15 +234,21 @@ def main():
 
     numpy_peer, numpy_why = make_peer(NumpyPeer)
     torch_peer, torch_why = make_peer(TorchPeer)
+    wide_peer, wide_why = make_peer(NumpyWidePeer)
     first = call = eager = np_time = jit = jit_nocheck = float("inf")
-    value = None
+    wide = np_wide = float("inf")
+    value = wide_value = None
     for r in range(args.rounds):
         sides = ["trellis", "peers"] if r % 2 == 0 else ["peers", "trellis"]
         for side in sides:
             if side == "trellis":
                 f, c, e, value = trellis_round(args.trellis, args.repeat)
                 first, call, eager = min(first, f), min(call, c), min(eager, e)
+                w, wide_value = wide_round(args.trellis, args.repeat)
+                wide = min(wide, w)
                 continue
+            if wide_peer:
+                np_wide = min(np_wide, wide_peer.round(args.repeat))
             if numpy_peer:
                 np_time = min(np_time, numpy_peer.round(args.repeat))
             if torch_peer:
@@ -180,7 +259,15 @@ def main():
         if peer and abs(peer.value - value) > 1e-6:
             print("warning: %s computes %r, Trellis %r" % (name, peer.value, value))
 
+    if wide_peer and abs(wide_peer.value - wide_value) > 1e-6:
+        print("warning: NumPy's wide chain computes %r, Trellis %r" % (wide_peer.value, wide_value))
+
     us, ms = 1e6, 1e3
+    wide_text = ("unavailable: " + wide_why if wide_why else
+                 "%.1f ms, ratio %.1f" % (np_wide * ms, np_wide / wide))
+    print("wide chain: %d x max(x * 0.5 + 0.1, x - 1) on %d float32 (CPU: %s): "
+          "%.1f ms (NumPy: %s)" % (WIDE_STEPS, WIDE_SIZE, widest_vector_isa(), wide * ms,
+                                   wide_text))
     ratio_a, ratio_b, ratio_c = np_time / call, jit / first, eager / call
     print("chain: %d x (tanh(x * 0.5 + 0.1)) on 2x2 float32 = %d ops; result[0, 0] = %r" %
           (STEPS, 3 * STEPS, value))

@@ -1,22 +1,28 @@
 /* bench-tensor.c — Trellis's tensor ops against their peers, measured side by side.
  *
- * One line per figure, always in the form
- *     NAME: VALUE UNIT (PEER: VALUE UNIT, ratio R)
- * where R is Trellis's value divided by the peer's, in the printed unit: for GFLOP/s higher is
- * better (target >= 0.95), for ns/op and ms lower is better (add: <= 0.5, conv2d: <= 1.3).
+ * First the machine: the CPU's vector features, the thread count every side uses, and the
+ * libraries Trellis computes with (tr_compute_description). Then one line per figure, always in
+ * the form
+ *     NAME: VALUE UNIT [KERNEL] (PEER: VALUE UNIT, ratio R; PEER2: ...)
+ * where KERNEL is the kernel Trellis took (tr_last_kernel) and R is Trellis's value divided by
+ * the peer's, in the printed unit: for GFLOP/s higher is better (GEMM: >= 0.95 against the best
+ * peer), for ns/op and ms lower is better (add: <= 0.5, conv2d: <= 1.0).
  * A side that cannot run prints "unavailable: REASON" in place of its value.
  *
- * The peers: a raw cblas_sgemm call on preallocated buffers for GEMM; NumPy and PyTorch through
- * peer-tensor.py, one /usr/bin/python3 process started once and driven over pipes. Each figure
- * alternates rounds of the two sides (swapping which goes first) and keeps each side's best
- * round, so background load hits both alike.
+ * The peers: raw cblas_sgemm (OpenBLAS) and dnnl_sgemm (oneDNN) calls on preallocated buffers
+ * for GEMM; NumPy and PyTorch through peer-tensor.py, one /usr/bin/python3 process started once
+ * and driven over pipes, PyTorch on the same number of threads as Trellis. Each figure
+ * alternates rounds of the sides (rotating which goes first) and keeps each side's best round,
+ * so background load hits all alike.
  */
 #include "tr-ops.h"
 
 #include <cblas.h>
+#include <oneapi/dnnl/dnnl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -28,6 +34,41 @@
 #ifndef BENCH_PEER_SCRIPT
 #define BENCH_PEER_SCRIPT ""
 #endif
+
+/* The threads Trellis computes on: OpenBLAS's and oneDNN's (OpenMP) pools both default to
+ * every core, and OMP_NUM_THREADS (when set) bounds oneDNN's; the peers get as many. */
+static int
+bench_threads(void)
+{
+  const char *omp = g_getenv("OMP_NUM_THREADS");
+  int n = omp ? atoi(omp) : 0;
+  return n > 0 ? n : (int)g_get_num_processors();
+}
+
+/* The CPU's vector features that the kernels choose by. */
+static void
+print_machine(void)
+{
+  __builtin_cpu_init();
+  GString *f = g_string_new("");
+  /* __builtin_cpu_supports takes a literal only. */
+#define FEATURE(name)                                                                              \
+  if (__builtin_cpu_supports(name))                                                                \
+    g_string_append(f, " " name);
+  FEATURE("avx")
+  FEATURE("fma")
+  FEATURE("avx2")
+  FEATURE("avx512f")
+  FEATURE("avx512bw")
+  FEATURE("avx512vl")
+  FEATURE("avx512vnni")
+  FEATURE("avx512bf16")
+#undef FEATURE
+  printf("CPU features:%s; %d threads\n", f->str, bench_threads());
+  printf("Trellis computes with: %s\n", tr_compute_description());
+  fflush(stdout);
+  g_string_free(f, TRUE);
+}
 
 static double
 now(void)
@@ -51,9 +92,10 @@ result_clear(Result *r)
   g_clear_pointer(&r->error, g_free);
 }
 
+/* One figure against `n_peers` peers; `kernel` names what Trellis ran (NULL: not shown). */
 static void
-report(const char *name, const char *unit, const char *peer_name, const Result *mine,
-       const Result *theirs)
+report_peers(const char *name, const char *unit, const char *kernel, const Result *mine,
+             int n_peers, const char *const *peer_names, const Result *theirs)
 {
   GString *line = g_string_new(name);
   g_string_append(line, ": ");
@@ -61,17 +103,29 @@ report(const char *name, const char *unit, const char *peer_name, const Result *
     g_string_append_printf(line, "unavailable: %s", mine->error);
   else
     g_string_append_printf(line, "%.1f %s", mine->value, unit);
-  g_string_append_printf(line, " (%s: ", peer_name);
-  if (theirs->error)
-    g_string_append_printf(line, "unavailable: %s", theirs->error);
-  else
-    g_string_append_printf(line, "%.1f %s", theirs->value, unit);
-  if (!mine->error && !theirs->error)
-    g_string_append_printf(line, ", ratio %.2f", mine->value / theirs->value);
+  if (kernel && *kernel && !mine->error)
+    g_string_append_printf(line, " [%s]", kernel);
+  g_string_append(line, " (");
+  for (int i = 0; i < n_peers; i++) {
+    g_string_append_printf(line, "%s%s: ", i ? "; " : "", peer_names[i]);
+    if (theirs[i].error)
+      g_string_append_printf(line, "unavailable: %s", theirs[i].error);
+    else
+      g_string_append_printf(line, "%.1f %s", theirs[i].value, unit);
+    if (!mine->error && !theirs[i].error)
+      g_string_append_printf(line, ", ratio %.2f", mine->value / theirs[i].value);
+  }
   g_string_append_c(line, ')');
   puts(line->str);
   fflush(stdout);
   g_string_free(line, TRUE);
+}
+
+static void
+report(const char *name, const char *unit, const char *peer_name, const Result *mine,
+       const Result *theirs)
+{
+  report_peers(name, unit, NULL, mine, 1, &peer_name, theirs);
 }
 
 /* ---- the Python peer -------------------------------------------------------------------- */
@@ -198,14 +252,18 @@ time_trellis_gemm(TrTensor *a, TrTensor *b, int iters, char **why)
   return best;
 }
 
-/* Best seconds per raw cblas_sgemm call into a preallocated C. */
+/* Best seconds per raw cblas_sgemm (OpenBLAS) or dnnl_sgemm (oneDNN) call into a
+ * preallocated C. */
 static double
-time_raw_gemm(const float *a, const float *b, float *c, int n, int iters)
+time_raw_gemm(bool onednn, const float *a, const float *b, float *c, int n, int iters)
 {
   double best = INFINITY;
   for (int i = 0; i < iters; i++) {
     double t0 = now();
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a, n, b, n, 0.0f, c, n);
+    if (onednn)
+      dnnl_sgemm('N', 'N', n, n, n, 1.0f, a, n, b, n, 0.0f, c, n);
+    else
+      cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0f, a, n, b, n, 0.0f, c, n);
     best = MIN(best, now() - t0);
   }
   return best;
@@ -217,29 +275,35 @@ bench_gemm(int n, GRand *rng)
   g_autoptr(TrTensor) a = random_f32(2, (const int64_t[]){n, n}, rng);
   g_autoptr(TrTensor) b = random_f32(2, (const int64_t[]){n, n}, rng);
   g_autofree float *c = g_new(float, (size_t)n *n);
+  const float *ad = tr_tensor_data(a), *bd = tr_tensor_data(b);
   /* Many rounds of one call each: background load comes in bursts, each side keeps its best. */
   int iters = 1;
-  int rounds = n <= 256 ? 101 : n <= 1024 ? 21 : 9;
-  Result mine = {INFINITY, NULL}, theirs = {INFINITY, NULL};
+  int rounds = n <= 256 ? 101 : n <= 1024 ? 41 : 15;
+  Result mine = {INFINITY, NULL}, theirs[2] = {{INFINITY, NULL}, {INFINITY, NULL}};
 
-  time_raw_gemm(tr_tensor_data(a), tr_tensor_data(b), c, n, 1); /* warm up both */
+  time_raw_gemm(false, ad, bd, c, n, 1); /* warm up every side */
+  time_raw_gemm(true, ad, bd, c, n, 1);
   time_trellis_gemm(a, b, 1, &mine.error);
   for (int r = 0; r < rounds && !mine.error; r++) {
-    for (int side = 0; side < 2; side++) {
-      if ((side + r) % 2 == 0)
+    for (int side = 0; side < 3; side++) {
+      int who = (side + r) % 3; /* 0: Trellis, 1: OpenBLAS, 2: oneDNN */
+      if (who == 0)
         mine.value = MIN(mine.value, time_trellis_gemm(a, b, iters, &mine.error));
       else
-        theirs.value =
-            MIN(theirs.value, time_raw_gemm(tr_tensor_data(a), tr_tensor_data(b), c, n, iters));
+        theirs[who - 1].value =
+            MIN(theirs[who - 1].value, time_raw_gemm(who == 2, ad, bd, c, n, iters));
     }
   }
   double flops = 2.0 * n * n * n;
   mine.value = flops / mine.value / 1e9;
-  theirs.value = flops / theirs.value / 1e9;
+  for (int i = 0; i < 2; i++)
+    theirs[i].value = flops / theirs[i].value / 1e9;
   g_autofree char *name = g_strdup_printf("GEMM float32 %dx%dx%d", n, n, n);
-  report(name, "GFLOP/s", "cblas_sgemm", &mine, &theirs);
+  const char *peers[] = {"cblas_sgemm", "dnnl_sgemm"};
+  report_peers(name, "GFLOP/s", tr_last_kernel(), &mine, 2, peers, theirs);
   result_clear(&mine);
-  result_clear(&theirs);
+  result_clear(&theirs[0]);
+  result_clear(&theirs[1]);
 }
 
 /* ---- elementwise add -------------------------------------------------------------------- */
@@ -297,7 +361,8 @@ bench_conv(Peer *peer, GRand *rng)
   g_autoptr(TrTensor) f = random_f32(4, (const int64_t[]){3, 3, 100, 100}, rng);
   const int64_t strides[2] = {1, 1};
   Result mine = {INFINITY, NULL}, theirs = {INFINITY, NULL};
-  peer_ask(peer, "conv-setup", NULL, &theirs.error);
+  g_autofree char *setup = g_strdup_printf("conv-setup %d", bench_threads());
+  peer_ask(peer, setup, NULL, &theirs.error);
 
   for (int i = 0; i < 2 && !mine.error; i++) { /* warm up, as the peer did */
     GError *error = NULL;
@@ -321,10 +386,69 @@ bench_conv(Peer *peer, GRand *rng)
       }
     }
   }
-  report("conv2d [1,200,200,100] * [3,3,100,100] VALID float32", "ms", "torch conv2d, 2 threads",
-         &mine, &theirs);
+  g_autofree char *peer_name = g_strdup_printf("torch conv2d, %d threads", bench_threads());
+  const char *peers[] = {peer_name};
+  report_peers("conv2d [1,200,200,100] * [3,3,100,100] VALID float32", "ms", tr_last_kernel(),
+               &mine, 1, peers, &theirs);
   result_clear(&mine);
   result_clear(&theirs);
+}
+
+/* Best milliseconds of one Conv2DBackpropInput (`for_input`) or Conv2DBackpropFilter call. */
+static double
+time_conv_grad(bool for_input, TrTensor *x, TrTensor *f, TrTensor *dy, char **why)
+{
+  TrAttrs attrs;
+  tr_attrs_init(&attrs);
+  attrs.n_axes = 4;
+  const TrShape *shape = for_input ? &x->shape : &f->shape;
+  memcpy(attrs.axes, shape->dims, sizeof(int64_t[4]));
+  TrTensor *in[2] = {for_input ? f : x, dy};
+  GError *error = NULL;
+  double t0 = now();
+  TrTensor *r = tr_op_run(for_input ? TR_OP_CONV2D_BACKPROP_INPUT : TR_OP_CONV2D_BACKPROP_FILTER,
+                          in, 2, &attrs, &error);
+  double ms = (now() - t0) * 1e3;
+  if (!r) {
+    *why = g_strdup(error->message);
+    g_error_free(error);
+    return INFINITY;
+  }
+  tr_tensor_unref(r);
+  return ms;
+}
+
+/* The gradients of the conv2d case, against torch's (conv-setup already sent). */
+static void
+bench_conv_grads(Peer *peer, GRand *rng)
+{
+  g_autoptr(TrTensor) x = random_f32(4, (const int64_t[]){1, 200, 200, 100}, rng);
+  g_autoptr(TrTensor) f = random_f32(4, (const int64_t[]){3, 3, 100, 100}, rng);
+  g_autoptr(TrTensor) dy = random_f32(4, (const int64_t[]){1, 198, 198, 100}, rng);
+  for (int which = 0; which < 2; which++) {
+    bool for_input = which == 0;
+    Result mine = {INFINITY, NULL}, theirs = {INFINITY, NULL};
+    time_conv_grad(for_input, x, f, dy, &mine.error); /* warm up */
+    for (int r = 0; r < 5; r++) {
+      for (int side = 0; side < 2; side++) {
+        double peer_seconds;
+        if ((side + r) % 2 == 0 && !mine.error)
+          mine.value = MIN(mine.value, time_conv_grad(for_input, x, f, dy, &mine.error));
+        else if ((side + r) % 2 == 1 && !theirs.error &&
+                 peer_ask(peer, for_input ? "conv-grad-input" : "conv-grad-filter", &peer_seconds,
+                          &theirs.error))
+          theirs.value = MIN(theirs.value, peer_seconds * 1e3);
+      }
+    }
+    g_autofree char *peer_name =
+        g_strdup_printf("torch convolution_backward, %d threads", bench_threads());
+    const char *peers[] = {peer_name};
+    report_peers(for_input ? "Conv2DBackpropInput of the conv2d case"
+                           : "Conv2DBackpropFilter of the conv2d case",
+                 "ms", tr_last_kernel(), &mine, 1, peers, &theirs);
+    result_clear(&mine);
+    result_clear(&theirs);
+  }
 }
 
 /* Whether the figure group `name` was asked for: all of them when no argument is given. */
@@ -339,12 +463,14 @@ wanted(int argc, char **argv, const char *name)
   return false;
 }
 
-/* Usage: bench-tensor [gemm] [add] [conv] — the named figure groups, or all of them. */
+/* Usage: bench-tensor [gemm] [add] [conv] [conv-grad] — the named figure groups, or all of them
+ * (conv-grad runs conv first: it sets the peer up). */
 int
 main(int argc, char **argv)
 {
   signal(SIGPIPE, SIG_IGN); /* a dead peer shows as EOF, not as a signal */
   g_autoptr(GRand) rng = g_rand_new_with_seed(20240601);
+  print_machine();
 
   if (wanted(argc, argv, "gemm"))
     for (int n = 256; n <= 2048; n *= 2)
@@ -355,8 +481,10 @@ main(int argc, char **argv)
   peer_start(&peer);
   if (wanted(argc, argv, "add"))
     bench_add(&peer);
-  if (wanted(argc, argv, "conv"))
+  if (wanted(argc, argv, "conv") || wanted(argc, argv, "conv-grad"))
     bench_conv(&peer, rng);
+  if (wanted(argc, argv, "conv-grad"))
+    bench_conv_grads(&peer, rng);
   peer_stop(&peer);
   return 0;
 }

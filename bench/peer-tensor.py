@@ -6,8 +6,10 @@ torch) and alternates its own measurements with requests on stdin, so that both 
 same machine load. It prints "ready" once started; then every request gets one line on stdout:
 
     add N       -> "ok SECONDS_PER_OP"  NumPy `a + b` on 2x2 float32 arrays, timeit, N loops
-    conv-setup  -> "ok"                 build the conv2d case in NCHW, 2 threads, warm up
+    conv-setup T -> "ok"                build the conv2d case in NCHW on T threads, warm up
     conv        -> "ok SECONDS"         one torch.nn.functional.conv2d call
+    conv-grad-input  -> "ok SECONDS"    its input's gradient (aten.convolution_backward)
+    conv-grad-filter -> "ok SECONDS"    its filter's gradient (aten.convolution_backward)
     quit        -> (exits)
 
 A peer that cannot run answers "unavailable REASON" instead of "ok ...".
@@ -36,22 +38,42 @@ class Peer:
         seconds = timeit.timeit("a + b", globals={"a": a, "b": b}, number=int(n))
         return "ok %.9g" % (seconds / int(n))
 
-    def conv_setup(self):
+    def conv_setup(self, threads="2"):
         try:
             import torch
         except ImportError as e:
             return "unavailable torch: " + str(e)
-        torch.set_num_threads(2)
+        torch.set_num_threads(int(threads))
         generator = torch.Generator().manual_seed(0)
         # The guide's Conv2D(100, 3) on a [1, 200, 200, 100] image, in torch's NCHW layout.
         x = torch.rand(1, 100, 200, 200, generator=generator) * 2 - 1
         w = torch.rand(100, 100, 3, 3, generator=generator) * 2 - 1
+        dy = torch.rand(1, 100, 198, 198, generator=generator) * 2 - 1
         self.torch = torch
         self.conv_args = (x, w)
+        self.dy = dy
         with torch.no_grad():
             for _ in range(3):
                 torch.nn.functional.conv2d(x, w)
+            for mask in ([True, False, False], [False, True, False]):
+                self.conv_backward(mask)
         return "ok"
+
+    def conv_backward(self, mask):
+        """The gradients `mask` picks (input, weight, bias) of the conv2d case, as autograd
+        computes them for torch.nn.functional.conv2d: stride 1, no padding, no bias."""
+        x, w = self.conv_args
+        return self.torch.ops.aten.convolution_backward(
+            self.dy, x, w, None, [1, 1], [0, 0], [1, 1], False, [0, 0], 1, mask)
+
+    def conv_grad(self, which):
+        if self.conv_args is None:
+            return "unavailable torch: conv-setup did not succeed"
+        mask = [which == "input", which == "filter", False]
+        with self.torch.no_grad():
+            start = time.perf_counter()
+            self.conv_backward(mask)
+            return "ok %.9g" % (time.perf_counter() - start)
 
     def conv(self):
         if self.conv_args is None:
@@ -64,7 +86,9 @@ class Peer:
 
 def main():
     peer = Peer()
-    commands = {"add": peer.add, "conv-setup": peer.conv_setup, "conv": peer.conv}
+    commands = {"add": peer.add, "conv-setup": peer.conv_setup, "conv": peer.conv,
+                "conv-grad-input": lambda: peer.conv_grad("input"),
+                "conv-grad-filter": lambda: peer.conv_grad("filter")}
     print("ready", flush=True)
     for line in sys.stdin:
         words = line.split()

@@ -184,8 +184,28 @@ FZ_CLIP_FUNC(i64, int64_t)
  * is read before it is written. */
 typedef void (*FusedFn)(void *out, const void *const *src, const int64_t *stride, int64_t n);
 
-#define FZ_UNARY_FN(name, T, f)                                                                    \
-  static void name(void *out, const void *const *src, const int64_t *stride, int64_t n)            \
+/* Vector versions of a block function: the arithmetic ops (one IEEE operation, or compares and
+ * selects, per element) are compiled three times, for baseline x86-64 (SSE2), AVX2 and AVX-512,
+ * and the loader picks the widest the CPU has (an ifunc). Vector lanes compute exactly what the
+ * scalar expression computes, so results stay bitwise those of core/tensor's kernels;
+ * fp-contract=off keeps the compiler from fusing a multiply and an add into one FMA (no block
+ * function has both, but the guarantee should not rest on that). The cost model "dynamic" lets
+ * the loops vectorize with a scalar tail: -O2's "very cheap" model refuses a length not known to
+ * be a multiple of the vector width. Ops that call libm (exp, tanh, ...) gain nothing from it
+ * and are compiled once (FZ_SCALAR). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define FZ_VECTOR                                                                                  \
+  __attribute__((target_clones("default", "avx2", "avx512f"),                                      \
+                 optimize("vect-cost-model=dynamic", "fp-contract=off")))
+#else
+#define FZ_VECTOR
+#endif
+#define FZ_SCALAR
+
+/* `o` may be `x` or `y` (a recycled register), but only at the same index, which a vector loop
+ * reads before it writes: ivdep says that no other dependence links iterations. */
+#define FZ_UNARY_FN(ATTR, name, T, f)                                                              \
+  ATTR static void name(void *out, const void *const *src, const int64_t *stride, int64_t n)       \
   {                                                                                                \
     T *o = out;                                                                                    \
     const T *x = src[0];                                                                           \
@@ -195,26 +215,22 @@ typedef void (*FusedFn)(void *out, const void *const *src, const int64_t *stride
         o[i] = v;                                                                                  \
       return;                                                                                      \
     }                                                                                              \
-    for (int64_t i = 0; i < n; i++)                                                                \
-      o[i] = f(x[i]);                                                                              \
+    _Pragma("GCC ivdep") for (int64_t i = 0; i < n; i++) o[i] = f(x[i]);                           \
   }
 
-#define FZ_BINARY_FN(name, T, f)                                                                   \
-  static void name(void *out, const void *const *src, const int64_t *stride, int64_t n)            \
+#define FZ_BINARY_FN(ATTR, name, T, f)                                                             \
+  ATTR static void name(void *out, const void *const *src, const int64_t *stride, int64_t n)       \
   {                                                                                                \
     T *o = out;                                                                                    \
     const T *x = src[0], *y = src[1];                                                              \
     if (stride[0] && stride[1]) {                                                                  \
-      for (int64_t i = 0; i < n; i++)                                                              \
-        o[i] = f(x[i], y[i]);                                                                      \
+      _Pragma("GCC ivdep") for (int64_t i = 0; i < n; i++) o[i] = f(x[i], y[i]);                   \
     } else if (stride[0]) {                                                                        \
       T b = y[0];                                                                                  \
-      for (int64_t i = 0; i < n; i++)                                                              \
-        o[i] = f(x[i], b);                                                                         \
+      _Pragma("GCC ivdep") for (int64_t i = 0; i < n; i++) o[i] = f(x[i], b);                      \
     } else if (stride[1]) {                                                                        \
       T a = x[0];                                                                                  \
-      for (int64_t i = 0; i < n; i++)                                                              \
-        o[i] = f(a, y[i]);                                                                         \
+      _Pragma("GCC ivdep") for (int64_t i = 0; i < n; i++) o[i] = f(a, y[i]);                      \
     } else {                                                                                       \
       T v = f(x[0], y[0]);                                                                         \
       for (int64_t i = 0; i < n; i++)                                                              \
@@ -222,8 +238,8 @@ typedef void (*FusedFn)(void *out, const void *const *src, const int64_t *stride
     }                                                                                              \
   }
 
-#define FZ_TERNARY_FN(name, T, f)                                                                  \
-  static void name(void *out, const void *const *src, const int64_t *stride, int64_t n)            \
+#define FZ_TERNARY_FN(ATTR, name, T, f)                                                            \
+  ATTR static void name(void *out, const void *const *src, const int64_t *stride, int64_t n)       \
   {                                                                                                \
     T *o = out;                                                                                    \
     const T *x = src[0], *y = src[1], *z = src[2];                                                 \
@@ -233,30 +249,30 @@ typedef void (*FusedFn)(void *out, const void *const *src, const int64_t *stride
 
 /* Ops every numeric dtype has. */
 #define FZ_NUMERIC_FNS(SUF, T)                                                                     \
-  FZ_BINARY_FN(fz_row_add_##SUF, T, fz_add_##SUF)                                                  \
-  FZ_BINARY_FN(fz_row_sub_##SUF, T, fz_sub_##SUF)                                                  \
-  FZ_BINARY_FN(fz_row_mul_##SUF, T, fz_mul_##SUF)                                                  \
-  FZ_BINARY_FN(fz_row_maximum_##SUF, T, fz_maximum_##SUF)                                          \
-  FZ_BINARY_FN(fz_row_minimum_##SUF, T, fz_minimum_##SUF)                                          \
-  FZ_UNARY_FN(fz_row_neg_##SUF, T, fz_neg_##SUF)                                                   \
-  FZ_UNARY_FN(fz_row_abs_##SUF, T, fz_abs_##SUF)                                                   \
-  FZ_UNARY_FN(fz_row_square_##SUF, T, fz_square_##SUF)                                             \
-  FZ_UNARY_FN(fz_row_relu_##SUF, T, fz_relu_##SUF)                                                 \
-  FZ_TERNARY_FN(fz_row_clip_##SUF, T, fz_clip_##SUF)
+  FZ_BINARY_FN(FZ_VECTOR, fz_row_add_##SUF, T, fz_add_##SUF)                                       \
+  FZ_BINARY_FN(FZ_VECTOR, fz_row_sub_##SUF, T, fz_sub_##SUF)                                       \
+  FZ_BINARY_FN(FZ_VECTOR, fz_row_mul_##SUF, T, fz_mul_##SUF)                                       \
+  FZ_BINARY_FN(FZ_VECTOR, fz_row_maximum_##SUF, T, fz_maximum_##SUF)                               \
+  FZ_BINARY_FN(FZ_VECTOR, fz_row_minimum_##SUF, T, fz_minimum_##SUF)                               \
+  FZ_UNARY_FN(FZ_VECTOR, fz_row_neg_##SUF, T, fz_neg_##SUF)                                        \
+  FZ_UNARY_FN(FZ_VECTOR, fz_row_abs_##SUF, T, fz_abs_##SUF)                                        \
+  FZ_UNARY_FN(FZ_VECTOR, fz_row_square_##SUF, T, fz_square_##SUF)                                  \
+  FZ_UNARY_FN(FZ_VECTOR, fz_row_relu_##SUF, T, fz_relu_##SUF)                                      \
+  FZ_TERNARY_FN(FZ_SCALAR, fz_row_clip_##SUF, T, fz_clip_##SUF)
 
 /* Ops of floats only (the integer ones can fail, or have no kernel). */
 #define FZ_FLOAT_FNS(SUF, T)                                                                       \
-  FZ_BINARY_FN(fz_row_div_##SUF, T, fz_div_##SUF)                                                  \
-  FZ_BINARY_FN(fz_row_floordiv_##SUF, T, fz_floordiv_##SUF)                                        \
-  FZ_BINARY_FN(fz_row_mod_##SUF, T, fz_mod_##SUF)                                                  \
-  FZ_BINARY_FN(fz_row_pow_##SUF, T, fz_pow_##SUF)                                                  \
-  FZ_UNARY_FN(fz_row_sqrt_##SUF, T, fz_sqrt_##SUF)                                                 \
-  FZ_UNARY_FN(fz_row_exp_##SUF, T, fz_exp_##SUF)                                                   \
-  FZ_UNARY_FN(fz_row_log_##SUF, T, fz_log_##SUF)                                                   \
-  FZ_UNARY_FN(fz_row_tanh_##SUF, T, fz_tanh_##SUF)                                                 \
-  FZ_UNARY_FN(fz_row_sigmoid_##SUF, T, fz_sigmoid_##SUF)                                           \
-  FZ_UNARY_FN(fz_row_sin_##SUF, T, fz_sin_##SUF)                                                   \
-  FZ_UNARY_FN(fz_row_cos_##SUF, T, fz_cos_##SUF)
+  FZ_BINARY_FN(FZ_VECTOR, fz_row_div_##SUF, T, fz_div_##SUF)                                       \
+  FZ_BINARY_FN(FZ_SCALAR, fz_row_floordiv_##SUF, T, fz_floordiv_##SUF)                             \
+  FZ_BINARY_FN(FZ_SCALAR, fz_row_mod_##SUF, T, fz_mod_##SUF)                                       \
+  FZ_BINARY_FN(FZ_SCALAR, fz_row_pow_##SUF, T, fz_pow_##SUF)                                       \
+  FZ_UNARY_FN(FZ_SCALAR, fz_row_sqrt_##SUF, T, fz_sqrt_##SUF)                                      \
+  FZ_UNARY_FN(FZ_SCALAR, fz_row_exp_##SUF, T, fz_exp_##SUF)                                        \
+  FZ_UNARY_FN(FZ_SCALAR, fz_row_log_##SUF, T, fz_log_##SUF)                                        \
+  FZ_UNARY_FN(FZ_SCALAR, fz_row_tanh_##SUF, T, fz_tanh_##SUF)                                      \
+  FZ_UNARY_FN(FZ_SCALAR, fz_row_sigmoid_##SUF, T, fz_sigmoid_##SUF)                                \
+  FZ_UNARY_FN(FZ_SCALAR, fz_row_sin_##SUF, T, fz_sin_##SUF)                                        \
+  FZ_UNARY_FN(FZ_SCALAR, fz_row_cos_##SUF, T, fz_cos_##SUF)
 
 FZ_NUMERIC_FNS(f32, float)
 FZ_NUMERIC_FNS(f64, double)

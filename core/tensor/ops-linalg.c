@@ -3,7 +3,11 @@
  * Every kernel here reduces to gemm_run(): C (+)= A·B on matrices described by a base pointer
  * and a row and a column stride. float32 and float64 go to OpenBLAS (cblas_?gemm) whenever the
  * strides form a row- or column-major layout, so a transposed view costs a flag, not a copy;
- * integers use a plain loop, as BLAS has no integer GEMM.
+ * float32 from 64^3 multiply-adds goes to oneDNN's SGEMM instead where ops-dnnl.c finds it
+ * faster (AVX-512); integers use a plain loop, as BLAS has no integer GEMM.
+ *
+ * float32 Conv2D and both of its gradients first ask oneDNN (ops-dnnl.c), which takes them
+ * where its kernels are faster; what it declines runs on the paths below.
  *
  * Conv2D (NHWC input, HWIO filters) has three GEMM formulations, picked by shape:
  *  - 1x1 filters at stride 1: the input already is the [pixels, channels] matrix;
@@ -19,7 +23,7 @@
  *
  * Error texts are those of TensorFlow's eager kernels (batch_matmul_op_impl.h, conv_ops.cc).
  */
-#include "tr-tensor-private.h"
+#include "linalg-dnnl.h"
 
 #include <cblas.h>
 #include <dlfcn.h>
@@ -32,6 +36,7 @@
 typedef struct {
   __typeof__(cblas_sgemm) *sgemm; /* float32 GEMM */
   __typeof__(cblas_dgemm) *dgemm; /* float64 GEMM */
+  char description[96];           /* "OpenBLAS 0.3.21 Cooperlake": version and kernel family */
 } Blas;
 
 static gpointer
@@ -45,6 +50,17 @@ blas_load(gpointer unused)
   blas.dgemm = (__typeof__(cblas_dgemm) *)dlsym(lib, "cblas_dgemm");
   if (!blas.sgemm || !blas.dgemm)
     g_error("%s lacks cblas_sgemm or cblas_dgemm", TR_OPENBLAS_LIBRARY);
+  /* Both optional: they only describe the library. The configuration starts "OpenBLAS X.Y.Z". */
+  char *(*config)(void) = (char *(*)(void))dlsym(lib, "openblas_get_config");
+  char *(*corename)(void) = (char *(*)(void))dlsym(lib, "openblas_get_corename");
+  g_autofree char *version = NULL;
+  if (config) {
+    g_auto(GStrv) words = g_strsplit(config(), " ", 3);
+    if (words[0] && words[1])
+      version = g_strdup_printf("%s %s", words[0], words[1]);
+  }
+  g_snprintf(blas.description, sizeof blas.description, "%s %s", version ? version : "OpenBLAS",
+             corename ? corename() : "");
   return &blas;
 }
 
@@ -131,6 +147,13 @@ gemm_blas(TrDType dtype, const Gemm *g)
   int64_t lda, ldb;
   blas_layout(g->m, g->k, g->a_rs, g->a_cs, &ta, &lda);
   blas_layout(g->k, g->n, g->b_rs, g->b_cs, &tb, &ldb);
+  if (dtype == TR_FLOAT32 && tr_dnnl_sgemm_wins(g->m, g->n, g->k)) {
+    tr_dnnl_sgemm(ta, tb, g->m, g->n, g->k, g->a, lda, g->b, ldb, g->accumulate ? 1.0f : 0.0f, g->c,
+                  MAX(g->c_rs, 1));
+    tr_note_kernel("oneDNN sgemm");
+    return;
+  }
+  tr_note_kernel(dtype == TR_FLOAT32 ? "OpenBLAS sgemm" : "OpenBLAS dgemm");
   enum CBLAS_TRANSPOSE opa = ta ? CblasTrans : CblasNoTrans;
   enum CBLAS_TRANSPOSE opb = tb ? CblasTrans : CblasNoTrans;
   int m = (int)g->m, n = (int)g->n, k = (int)g->k, ldc = (int)MAX(g->c_rs, 1);
@@ -227,21 +250,27 @@ gemm_tile(TrDType dtype, const Gemm *g)
 {
   switch (dtype) {
     case TR_FLOAT32:
-      if (gemm_blas_ok(g))
+      if (gemm_blas_ok(g)) {
         gemm_blas(dtype, g);
-      else
+      } else {
+        tr_note_kernel("GEMM loop");
         gemm_loop_f32(g);
+      }
       break;
     case TR_FLOAT64:
-      if (gemm_blas_ok(g))
+      if (gemm_blas_ok(g)) {
         gemm_blas(dtype, g);
-      else
+      } else {
+        tr_note_kernel("GEMM loop");
         gemm_loop_f64(g);
+      }
       break;
     case TR_INT32:
+      tr_note_kernel("GEMM loop");
       gemm_loop_i32(g);
       break;
     case TR_INT64:
+      tr_note_kernel("GEMM loop");
       gemm_loop_i64(g);
       break;
     case TR_INT16:
@@ -307,6 +336,24 @@ gemm_run(TrDType dtype, const Gemm *g)
     }
   }
   return true;
+}
+
+const char *
+tr_compute_description(void)
+{
+  static char text[256];
+  static gsize done;
+  if (g_once_init_enter(&done)) {
+    const char *dnnl = tr_dnnl_description();
+    bool sgemm = tr_dnnl_sgemm_wins(INT32_MAX, 1, 1);
+    bool conv = sgemm; /* both follow oneDNN's instruction set (ops-dnnl.c) */
+    g_snprintf(text, sizeof text, "%s; %s: %s", blas()->description, dnnl,
+               conv ? "float32 Conv2D, its gradients and SGEMM from 64^3"
+               : g_str_has_suffix(dnnl, "unavailable") ? "not used"
+                                                       : "float32 Conv2D gradients");
+    g_once_init_leave(&done, 1);
+  }
+  return text;
 }
 
 /* ---- shared checks ---------------------------------------------------------------------- */
@@ -574,16 +621,6 @@ tr_matmul(TrTensor *a, TrTensor *b, bool transpose_a, bool transpose_b, GError *
 }
 
 /* ---- Conv2D ----------------------------------------------------------------------------- */
-
-/* Everything a Conv2D kernel needs to know about its shapes; dims may be TR_UNKNOWN in infer. */
-typedef struct {
-  int64_t batch, in_h, in_w, in_c; /* input [batch, in_h, in_w, in_c] */
-  int64_t k_h, k_w, k_c, out_c;    /* filters [k_h, k_w, k_c, out_c]; k_c is depth per group */
-  int64_t stride_h, stride_w;      /* window steps */
-  int64_t out_h, out_w;            /* output rows and columns */
-  int64_t pad_top, pad_left;       /* zeros before the first row / column (SAME) */
-  int64_t groups;                  /* in_c / k_c; 0 when unknown */
-} ConvGeom;
 
 /* TensorFlow's windowed output size; SAME puts the odd padding at the bottom/right. */
 static bool
@@ -898,6 +935,15 @@ conv_im2col(const Conv *cv)
   return true;
 }
 
+/* Note "FORMULATION: GEMM" after one of Trellis's own Conv2D paths, whose GEMMs noted theirs. */
+static void
+conv_note_kernel(const char *formulation)
+{
+  static __thread char name[96];
+  g_snprintf(name, sizeof name, "%s: %s", formulation, tr_last_kernel());
+  tr_note_kernel(name);
+}
+
 static bool
 conv2d_kernel(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTensor *out, GError **error)
 {
@@ -922,13 +968,28 @@ conv2d_kernel(TrTensor *const *in, int n_in, const TrAttrs *attrs, TrTensor *out
   cv.f = tr_tensor_data(f);
   cv.out = tr_tensor_data(out);
 
+  if (cv.dtype == TR_FLOAT32) {
+    TrDnnlStatus s =
+        tr_dnnl_conv(TR_DNNL_FORWARD, g, (const float *)cv.x, (const float *)cv.f, (float *)cv.out);
+    if (s == TR_DNNL_CANCELLED)
+      tr_set_cancelled(error, "Conv2D");
+    if (s != TR_DNNL_DECLINED)
+      return s == TR_DNNL_DONE;
+  }
+  /* The kernel notes name the GEMM under the formulation: "shifted GEMM: OpenBLAS sgemm". */
   bool unit_stride = g->stride_h == 1 && g->stride_w == 1, done;
-  if (unit_stride && g->k_h == 1 && g->k_w == 1)
+  const char *formulation;
+  if (unit_stride && g->k_h == 1 && g->k_w == 1) {
+    formulation = "pointwise GEMM";
     done = conv_pointwise(&cv);
-  else if (unit_stride && g->k_c >= SHIFT_MIN_DEPTH)
+  } else if (unit_stride && g->k_c >= SHIFT_MIN_DEPTH) {
+    formulation = "shifted GEMM";
     done = conv_shifted(&cv);
-  else
+  } else {
+    formulation = "im2col GEMM";
     done = conv_im2col(&cv);
+  }
+  conv_note_kernel(formulation);
   if (!done)
     tr_set_cancelled(error, "Conv2D");
   return done;
@@ -1066,6 +1127,17 @@ conv_backprop_kernel(TrOpId op, TrTensor *const *in, const TrAttrs *attrs, TrTen
   g_autoptr(TrTensor) known = tr_tensor_contiguous(in[0]);
   g_autoptr(TrTensor) dy = tr_tensor_contiguous(in[1]);
   bool for_input = op == TR_OP_CONV2D_BACKPROP_INPUT, done;
+  if (out->dtype == TR_FLOAT32 && tr_tensor_num_elements(known) > 0) {
+    TrDnnlStatus s = tr_dnnl_conv(for_input ? TR_DNNL_BACKWARD_DATA : TR_DNNL_BACKWARD_WEIGHTS, &g,
+                                  tr_tensor_data(known), tr_tensor_data(dy), tr_tensor_data(out));
+    if (s == TR_DNNL_CANCELLED)
+      tr_set_cancelled(error, tr_op_def(op)->type);
+    if (s != TR_DNNL_DECLINED)
+      return s == TR_DNNL_DONE;
+    /* A tile may have written part of it: the loop below adds into zeros. */
+    memset(tr_tensor_data(out), 0, (size_t)n * tr_dtype_size(out->dtype));
+  }
+  tr_note_kernel("direct loop");
   if (out->dtype == TR_FLOAT64) {
     done = conv_backprop_f64(&g, for_input, tr_tensor_data(known), tr_tensor_data(dy),
                              tr_tensor_data(out));

@@ -260,4 +260,12 @@ TrTensor *tr_random_uniform(const TrShape *shape, TrDType dtype, double minval, 
 TrTensor *tr_random_normal(const TrShape *shape, TrDType dtype, double mean, double stddev,
                            uint64_t seed, uint64_t seed2, uint64_t counter, GError **error);
 
+/* For benchmarks and diagnostics: the kernel the calling thread's last MatMul, Conv2D or
+ * Conv2D gradient ran ("oneDNN brgconv:avx512_core", "OpenBLAS sgemm", "shifted GEMM", ...;
+ * "" before any), valid until the thread's next such op; and the compute libraries in use
+ * ("OpenBLAS 0.3.21 Cooperlake; oneDNN 2.6.3 avx512_core_bf16: float32 Conv2D and SGEMM").
+ * Both transfer none. */
+const char *tr_last_kernel(void);
+const char *tr_compute_description(void);
+
 G_END_DECLS
