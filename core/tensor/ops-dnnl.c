@@ -44,6 +44,8 @@
 #include "linalg-dnnl.h"
 
 #include <dlfcn.h>
+#include <pthread.h>
+#include <signal.h>
 #include <oneapi/dnnl/dnnl.h>
 #include <stdio.h>
 #include <string.h>
@@ -124,6 +126,46 @@ isa_name(dnnl_cpu_isa_t isa)
   }
 }
 
+/* oneDNN's OpenMP threads are made by its first parallel call and live on. A signal sent to
+ * the process (Ctrl+C at a terminal, a Jupyter client's SIGINT) goes to any thread that does not
+ * block it: on a worker, Python's and Trellis's handlers run off the main thread, where Python
+ * 3.11 does not mark the interrupt for the interpreter (a Ctrl+C during a matmul went unnoticed),
+ * and a handler may interrupt the worker inside malloc. So the workers are made here, by one
+ * parallel SGEMM run with every asynchronous signal blocked, and inherit that mask; signals sent
+ * to a given thread (the kernel's wake-ups of its main thread) are not affected. */
+/* Every asynchronous signal blocked (synchronous ones, a fault's, cannot be); returns the mask
+ * before, for unblock_signals. */
+static sigset_t
+block_signals(void)
+{
+  sigset_t block, old;
+  sigfillset(&block);
+  static const int synchronous[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS};
+  for (size_t i = 0; i < G_N_ELEMENTS(synchronous); i++)
+    sigdelset(&block, synchronous[i]);
+  pthread_sigmask(SIG_BLOCK, &block, &old);
+  return old;
+}
+
+static void
+unblock_signals(const sigset_t *old)
+{
+  pthread_sigmask(SIG_SETMASK, old, NULL); /* a signal that came meanwhile is handled now */
+}
+
+static void
+spawn_workers(const Dnnl *d)
+{
+  sigset_t old = block_signals();
+  enum { N = 512 }; /* large enough that oneDNN runs it on every thread */
+  float *a = g_new0(float, N *N), *b = g_new0(float, N *N), *c = g_new0(float, N *N);
+  d->dnnl_sgemm('N', 'N', N, N, N, 1.0f, a, N, b, N, 0.0f, c, N);
+  g_free(a);
+  g_free(b);
+  g_free(c);
+  unblock_signals(&old);
+}
+
 /* NULL when oneDNN cannot be opened: then every caller runs its own kernel. */
 static gpointer
 dnnl_load(gpointer unused)
@@ -149,6 +191,7 @@ dnnl_load(gpointer unused)
   const dnnl_version_t *v = d.dnnl_version();
   g_snprintf(d.isa, sizeof d.isa, "oneDNN %d.%d.%d %s", v->major, v->minor, v->patch,
              isa_name(isa));
+  spawn_workers(&d);
   return &d;
 }
 
@@ -202,9 +245,14 @@ void
 tr_dnnl_sgemm(bool trans_a, bool trans_b, int64_t m, int64_t n, int64_t k, const float *a,
               int64_t lda, const float *b, int64_t ldb, float beta, float *c, int64_t ldc)
 {
-  /* oneDNN checks only the arguments, which ops-linalg.c's layouts satisfy. */
+  /* oneDNN checks only the arguments, which ops-linalg.c's layouts satisfy. A SIGINT handled
+   * while its JIT-compiled GEMM ran corrupted the heap (Ctrl+C during a 8000x8000 matmul ended
+   * the process in malloc's abort, also on one thread); signals now wait for the call's end, a
+   * tile of at most ~4 G multiply-adds, so interrupts still land between tiles. */
+  sigset_t old = block_signals();
   dnnl_status_t s = dnnl()->dnnl_sgemm(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', m, n, k, 1.0f, a,
                                        lda, b, ldb, beta, c, ldc);
+  unblock_signals(&old);
   if (s != dnnl_success)
     g_error("dnnl_sgemm(%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT "x%" G_GINT64_FORMAT
             ") failed: status %d",
@@ -334,8 +382,10 @@ reorder(Run *run, const dnnl_memory_desc_t *src_md, dnnl_memory_t src,
       ok(d->dnnl_primitive_create(&p, pd));
   if (good) {
     dnnl_exec_arg_t args[] = {{DNNL_ARG_FROM, src}, {DNNL_ARG_TO, dst}};
+    sigset_t old = block_signals(); /* as around every oneDNN kernel: see tr_dnnl_sgemm */
     good = ok(d->dnnl_primitive_execute(p, run->stream, 2, args)) &&
            ok(d->dnnl_stream_wait(run->stream));
+    unblock_signals(&old);
   }
   d->dnnl_primitive_destroy(p);
   d->dnnl_primitive_desc_destroy(pd);
@@ -466,8 +516,11 @@ run_tile(Run *run, const Tile *t, bool first)
       args[2] = (dnnl_exec_arg_t){DNNL_ARG_DIFF_DST, dst};
       break;
   }
-  if (!ok(d->dnnl_primitive_execute(p, run->stream, 3, args)) ||
-      !ok(d->dnnl_stream_wait(run->stream)))
+  sigset_t old = block_signals(); /* as around every oneDNN kernel: see tr_dnnl_sgemm */
+  bool ran = ok(d->dnnl_primitive_execute(p, run->stream, 3, args)) &&
+             ok(d->dnnl_stream_wait(run->stream));
+  unblock_signals(&old);
+  if (!ran)
     goto out;
   if (grad_w) {
     /* This tile's filter gradient, in oneDNN's layout, added into Trellis's. */

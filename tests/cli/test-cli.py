@@ -112,6 +112,12 @@ print(spin(tf.constant(3)))
 check_interrupt("interrupt-graph-while-loop", SPIN,
                 "tf.Tensor(10, shape=(), dtype=int32)\nKeyboardInterrupt\n"
                 "tf.Tensor(3, shape=(), dtype=int32)\n")
+# Ctrl+C in an 8000x8000 float32 matmul (oneDNN's GEMM where the CPU has AVX-512, in tiles): a
+# signal handled inside oneDNN's kernel once corrupted the heap and aborted the process.
+check_interrupt("interrupt-large-matmul",
+                "import tensorflow as tf\na = tf.ones([8000, 8000])\nprint('go', flush=True)\n"
+                "try:\n    tf.matmul(a, a)\nexcept KeyboardInterrupt:\n    print('stopped')\n"
+                "print(float(tf.matmul(a[:2], a[:, :2])[0, 0]))\n", "go\nstopped\n8000.0\n")
 check_interrupt("interrupt-python-loop",
                 "print('go', flush=True)\nn = 0\ntry:\n    while True:\n        n += 1\n"
                 "except KeyboardInterrupt:\n    print('stopped')\n", "go\nstopped\n")
