@@ -78,8 +78,11 @@ def _make_shell():
         kernel-cellfile.h); tracebacks still name them "Cell In[N]" and trace events
         "<cell N>"."""
 
+        last_name = None  # the file name of the cell compiled last
+
         def get_code_name(self, raw_code, transformed_code, number):
-            return _cell_path(raw_code)
+            self.last_name = _cell_path(raw_code)
+            return self.last_name
 
     class CellDisplayHook(DisplayHook):
         """Out[N]: the cell's execute_result."""
@@ -277,6 +280,7 @@ def run(code, silent, store_history, execution_count):
     # In[] keeps the cell twice, as run and as typed; most cells are the same text both ways.
     if hm.input_hist_parsed and hm.input_hist_parsed[-1] == hm.input_hist_raw[-1]:
         hm.input_hist_parsed[-1] = hm.input_hist_raw[-1]
+    _forget_source(sh, code, result)
     payloads = sh.payload_manager.read_payload()
     sh.payload_manager.clear_payload()
     for payload in payloads:
@@ -291,6 +295,27 @@ def run(code, silent, store_history, execution_count):
 
 # The exceptions whose tracebacks the cell running now reported.
 _reported = []
+
+# Words of the code that may leave behind code objects compiled from a cell (functions, classes,
+# lambdas, generators and comprehensions, coroutines): their tracebacks and inspect.getsource
+# read the cell's lines later.
+_MAKES_CODE = ("def", "class", "lambda", "yield", "async", "await", "for")
+
+
+def _forget_source(sh, code, result):
+    """IPython keeps every cell's lines in linecache (for later tracebacks) and its file name in
+    the compiler's map, about half a kilobyte a cell for as long as the kernel lives. A cell
+    that ran without error and can leave no code object behind (no def, class, lambda,
+    comprehension or generator: the words in _MAKES_CODE, looked for conservatively) is in no
+    later traceback: its entries go."""
+    name = sh.compile.last_name
+    sh.compile.last_name = None
+    if not name or not result.success or any(word in code for word in _MAKES_CODE):
+        return
+    import linecache
+    linecache.cache.pop(name, None)
+    getattr(linecache, "_ipython_cache", {}).pop(name, None)  # IPython's copy of the entry
+    sh.compile._filename_map.pop(name, None)
 
 
 def evaluate(expression):

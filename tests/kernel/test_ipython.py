@@ -167,6 +167,26 @@ class InputTransformations(IPythonTestCase):
         self.assertEqual(self.stdout(by_type), "1\n")
 
 
+class CellSources(IPythonTestCase):
+    def test_sources_kept_where_a_later_traceback_needs_them(self):
+        # A cell that defines a function keeps its lines (a later call's traceback shows them);
+        # cells that can leave no code behind are forgotten after they ran; a failed cell is kept.
+        self.run_cell("def boom(n):\n    return n / 0  # the line shown\n")
+        self.run_cell("plain = 41 + 1")
+        reply, _ = self.run_cell("[][1]")
+        self.assertEqual(reply["status"], "error")
+        reply, by_type = self.run_cell(
+            "import linecache\n"
+            "texts = [''.join(e[2]) for e in linecache.cache.values()]\n"
+            "texts = [t for t in texts if 'import linecache' not in t]  # not this cell\n"
+            "print(sum('the line shown' in t for t in texts), sum(t == '[][1]\\n' for t in texts),"
+            " sum('plain = 41' in t for t in texts))")
+        self.assertEqual(self.stdout(by_type), "1 1 0\n")
+        reply, by_type = self.run_cell("boom(1)")
+        self.assertEqual(reply["status"], "error")
+        self.assertIn("return n / 0", plain("\n".join(reply["traceback"])))
+
+
 class Display(IPythonTestCase):
     def test_display_id_and_update(self):
         reply, out = self.run_cell(
