@@ -77,6 +77,8 @@ op_args(TrOpId op)
     table[TR_OP_ONES_LIKE] = (ArgNames)ARGS(args_x);
     table[TR_OP_RANDOM_UNIFORM] = (ArgNames)ARGS(args_shape);
     table[TR_OP_RANDOM_NORMAL] = (ArgNames)ARGS(args_shape);
+    table[TR_OP_STATELESS_RANDOM_UNIFORM] = (ArgNames)ARGS(args_shape);
+    table[TR_OP_STATELESS_RANDOM_NORMAL] = (ArgNames)ARGS(args_shape);
     table[TR_OP_SOFTMAX] = (ArgNames)ARGS(args_logits);
     g_once_init_leave(&done, 1);
   }

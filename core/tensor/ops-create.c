@@ -788,6 +788,16 @@ tr_ops_register_create(TrOpDef *defs)
                                         .flags = TR_OP_FLAG_STATEFUL,
                                         .infer = infer_random_normal,
                                         .kernel = kernel_random_normal};
+  /* tf.random.stateless_*: the same streams, one per seed pair, drawn anew by every run (not
+   * stateful: a graph's run does not advance them) */
+  defs[TR_OP_STATELESS_RANDOM_UNIFORM] = (TrOpDef){.name = "stateless_random_uniform",
+                                                   .n_inputs = 1,
+                                                   .infer = infer_random_uniform,
+                                                   .kernel = kernel_random_uniform};
+  defs[TR_OP_STATELESS_RANDOM_NORMAL] = (TrOpDef){.name = "stateless_random_normal",
+                                                  .n_inputs = 1,
+                                                  .infer = infer_random_normal,
+                                                  .kernel = kernel_random_normal};
 }
 
 /* ---- wrappers --------------------------------------------------------------------------- */

@@ -102,6 +102,8 @@ G_BEGIN_DECLS
   X(ONES_LIKE, "OnesLike")                                                                         \
   X(RANDOM_UNIFORM, "RandomUniform")                                                               \
   X(RANDOM_NORMAL, "RandomStandardNormal")                                                         \
+  X(STATELESS_RANDOM_UNIFORM, "StatelessRandomUniformV2")                                          \
+  X(STATELESS_RANDOM_NORMAL, "StatelessRandomNormalV2")                                            \
   /* gradients (core/graph/grad.c emits them) */                                                   \
   X(CONV2D_BACKPROP_INPUT, "Conv2DBackpropInput")                                                  \
   X(CONV2D_BACKPROP_FILTER, "Conv2DBackpropFilter")                                                \

@@ -1351,6 +1351,43 @@ tf_random(TfState *st, const OpsFunction *f, PyObject *const *a)
   return refine_by_dims_list(st, apply_n(st, f->op, &dims, 1, &attrs, name_arg(a[5], NULL)), a[0]);
 }
 
+/* tf.random.stateless_uniform and stateless_normal: the stream of the seed pair `seed` (a shape
+ * [2] integer value known while tracing), the same at every call and every run. Arguments
+ * (shape, seed, minval/mean, maxval/stddev, dtype, name, alg) are put in tf.random.uniform's
+ * order for random_attrs. */
+static PyObject *
+tf_stateless_random(TfState *st, const OpsFunction *f, PyObject *const *a)
+{
+  bool normal = f->op == TR_OP_STATELESS_RANDOM_NORMAL;
+  PyObject *as_uniform[6] = {a[0], a[2], a[3], a[4], NULL, a[5]};
+  TrAttrs attrs;
+  if (!random_attrs(st, normal, as_uniform, &attrs))
+    return NULL;
+  g_autoptr(TrTensor) seed = NULL;
+  if (is_tensor_like(st, a[1]))
+    seed = static_tensor(st, a[1], "seed");
+  else if (tf_convertible(st, a[1]))
+    seed = tf_convert(st, a[1], TR_INT64, true);
+  else
+    PyErr_Format(PyExc_TypeError, "seed must be a shape [2] integer tensor, not %R", a[1]);
+  if (!seed)
+    return NULL;
+  if (!tr_dtype_is_int(seed->dtype) || seed->shape.rank != 1 || seed->shape.dims[0] != 2) {
+    g_autofree char *s = tr_shape_to_error_string(&seed->shape);
+    GError *error = NULL; /* TensorFlow's kernel text, with its op */
+    g_set_error(&error, TR_ERROR, TR_ERROR_INVALID_ARGUMENT,
+                "seed must have shape [2], not %s [Op:StatelessRandomGetKeyCounter]", s);
+    return tf_raise_error(st, error);
+  }
+  attrs.seed = (uint64_t)tr_tensor_get_i64(seed, 0);
+  attrs.seed2 = (uint64_t)tr_tensor_get_i64(seed, 1);
+  attrs.counter = 0;
+  TfOperand dims;
+  if (!dims_operand(st, a[0], "shape", &dims))
+    return NULL;
+  return refine_by_dims_list(st, apply_n(st, f->op, &dims, 1, &attrs, name_arg(a[5], NULL)), a[0]);
+}
+
 /* A seed for the session when none is set: random, so that unseeded runs differ. */
 static void
 random_reset(TfState *st)
@@ -2330,6 +2367,10 @@ static const char *const P_CONV2D[] = {"input",       "filters",   "strides", "p
 static const char *const P_UNIFORM[] = {"shape", "minval", "maxval", "dtype", "seed", "name", NULL};
 static const char *const P_NORMAL[] = {"shape", "mean", "stddev", "dtype", "seed", "name", NULL};
 static const char *const P_SEED[] = {"seed", NULL};
+static const char *const P_STATELESS_UNIFORM[] = {"shape", "seed", "minval", "maxval",
+                                                  "dtype", "name", "alg",    NULL};
+static const char *const P_STATELESS_NORMAL[] = {"shape", "seed", "mean", "stddev",
+                                                 "dtype", "name", "alg",  NULL};
 static const char *const P_LEAKY[] = {"features", "alpha", "name", NULL};
 static const char *const P_TILE[] = {"input", "multiples", "name", NULL};
 static const char *const P_BROADCAST[] = {"input", "shape", "name", NULL};
@@ -2438,6 +2479,10 @@ static const char *const P_UNSTACK[] = {"value", "num", "axis", "name", NULL};
   /* tf.random */                                                                                  \
   X(uniform, tf_random, P_UNIFORM, 1, RANDOM_UNIFORM, NULL, IN_RANDOM)                             \
   X(normal, tf_random, P_NORMAL, 1, RANDOM_NORMAL, NULL, IN_RANDOM)                                \
+  X(stateless_uniform, tf_stateless_random, P_STATELESS_UNIFORM, 2, STATELESS_RANDOM_UNIFORM,      \
+    NULL, IN_RANDOM)                                                                               \
+  X(stateless_normal, tf_stateless_random, P_STATELESS_NORMAL, 2, STATELESS_RANDOM_NORMAL, NULL,   \
+    IN_RANDOM)                                                                                     \
   X(set_seed, tf_random_set_seed, P_SEED, 1, IDENTITY, NULL, IN_RANDOM)
 
 #define FUNCTION_ENUM(nm, body, params, n_required, op, node, modules) FN_##nm,
