@@ -324,6 +324,7 @@ static const struct {
     {"app.new-window", {"<Control>n", NULL}},
     {"win.open", {"<Control>o", NULL}},
     {"win.export", {"<Control>e", NULL}},
+    {"win.save", {"<Control>s", NULL}},
     {"win.search", {"<Control>f", NULL}},
     {"win.toggle-eager", {"<Control><Shift>e", NULL}},
     {"win.zoom-fit", {"<Control>0", NULL}},

@@ -5,6 +5,9 @@
  * a window over the state's kept events whose items are made when a view asks for them. */
 #include "td-store.h"
 
+#include <gio/gio.h>
+#include <jansson.h>
+
 #include <string.h>
 
 /* ---- TdFunctionItem ----------------------------------------------------------------------- */
@@ -580,6 +583,49 @@ td_store_get_events(TdStore *store)
 {
   g_return_val_if_fail(TD_IS_STORE(store), NULL);
   return G_LIST_MODEL(store->events);
+}
+
+gboolean
+td_store_save_events(TdStore *store, const char *path, GError **error)
+{
+  g_return_val_if_fail(TD_IS_STORE(store) && path != NULL, FALSE);
+  return tr_event_log_write_jsonl(tr_state_event_log(store->state),
+                                  tr_state_events_missing(store->state), path, error);
+}
+
+gboolean
+td_store_load_events_file(TdStore *store, const char *path, GError **error)
+{
+  g_return_val_if_fail(TD_IS_STORE(store) && path != NULL, FALSE);
+  g_autofree char *text = NULL;
+  if (!g_file_get_contents(path, &text, NULL, error))
+    return FALSE;
+  g_autoptr(GPtrArray) batch = g_ptr_array_new_with_free_func((GDestroyNotify)tr_event_unref);
+  g_auto(GStrv) lines = g_strsplit(text, "\n", -1);
+  gboolean ok = TRUE;
+  for (int i = 0; ok && lines[i]; i++) {
+    if (!*g_strstrip(lines[i]))
+      continue;
+    json_error_t jerr;
+    json_t *obj = json_loads(lines[i], 0, &jerr); /* owned */
+    /* The line saying how many earlier events a saved window had dropped is not an event. */
+    if (obj && g_strcmp0(json_string_value(json_object_get(obj, "kind")), "dropped") == 0) {
+      json_decref(obj);
+      continue;
+    }
+    g_autoptr(GError) inner = NULL;
+    TrEvent *ev = obj ? tr_event_from_json(obj, &inner) : NULL;
+    json_decref(obj);
+    if (!ev) {
+      g_set_error(error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s, line %d: %s", path, i + 1,
+                  inner ? inner->message : jerr.text);
+      ok = FALSE;
+      break;
+    }
+    g_ptr_array_add(batch, ev);
+  }
+  td_store_apply_events(store, batch);
+  return ok;
 }
 
 gboolean

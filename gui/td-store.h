@@ -65,6 +65,12 @@ void td_store_set_function_interval(TdStore *store, guint interval_ms);
 /* The kept events as a Perfetto trace (tr_events_to_perfetto); when the window lacks the
  * session's first events (tr_state_events_missing), the trace starts by saying how many. */
 gboolean td_store_export_perfetto(TdStore *store, const char *path, GError **error);
+/* A session saved: the kept events as JSON lines, the format of `trellis --events` and of the
+ * kernel's `--events` (the first line says how many earlier events were not kept, if any). */
+gboolean td_store_save_events(TdStore *store, const char *path, GError **error);
+/* A saved session (or an --events file) reopened: its events applied in order. FALSE with
+ * `error` naming the first line that is not an event (the events before it are applied). */
+gboolean td_store_load_events_file(TdStore *store, const char *path, GError **error);
 
 /* Signals:
  *   "reset"            ()

@@ -435,6 +435,7 @@ begin_session(TdWindow *self, const char *title, const char *subtitle, gboolean 
   gtk_widget_set_visible(output, standalone);
   gtk_stack_set_visible_child_name(self->main_stack, "session");
   gtk_widget_action_set_enabled(GTK_WIDGET(self), "win.export", TRUE);
+  gtk_widget_action_set_enabled(GTK_WIDGET(self), "win.save", TRUE);
   sync_eager(self);
   sync_paused(self);
 }
@@ -450,6 +451,7 @@ end_session(TdWindow *self)
   sync_paused(self);
   gtk_stack_set_visible_child_name(self->main_stack, "welcome");
   gtk_widget_action_set_enabled(GTK_WIDGET(self), "win.export", FALSE);
+  gtk_widget_action_set_enabled(GTK_WIDGET(self), "win.save", FALSE);
   gtk_label_set_text(self->title_label, "Trellis Debugger");
   gtk_widget_set_visible(GTK_WIDGET(self->subtitle_label), FALSE);
   gtk_window_set_title(GTK_WINDOW(self), "Trellis Debugger");
@@ -469,6 +471,16 @@ td_window_open_file(TdWindow *self, const char *path, GError **error)
   g_return_val_if_fail(self->client == NULL, FALSE);
   g_autofree char *base = g_path_get_basename(path);
   g_autofree char *dir = g_path_get_dirname(path);
+  if (g_str_has_suffix(path, ".jsonl")) { /* a saved session (or --events file): read, not run */
+    begin_session(self, base, dir, FALSE);
+    if (!td_store_load_events_file(self->store, path, error)) {
+      end_session(self);
+      return FALSE;
+    }
+    set_status(self, TD_CLIENT_FINISHED, NULL);
+    gtk_widget_grab_focus(GTK_WIDGET(self->functions_view));
+    return TRUE;
+  }
   begin_session(self, base, dir, TRUE);
   self->client = td_client_new_local(path, &client_callbacks, self, NULL, error);
   if (self->client == NULL) {
@@ -618,11 +630,11 @@ static void
 action_open(GtkWidget *widget, const char *name, GVariant *param)
 {
   TdWindow *self = TD_WINDOW(widget);
-  run_chooser(self, "Open Notebook or Script", GTK_FILE_CHOOSER_ACTION_OPEN, "_Open",
+  run_chooser(self, "Open Notebook, Script or Session", GTK_FILE_CHOOSER_ACTION_OPEN, "_Open",
               G_CALLBACK(on_chooser_response));
-  static const char *const code[] = {"*.ipynb", "*.py", NULL};
+  static const char *const code[] = {"*.ipynb", "*.py", "*.jsonl", NULL};
   static const char *const all[] = {"*", NULL};
-  add_filter(GTK_FILE_CHOOSER(self->dialog), "Notebooks and scripts", code);
+  add_filter(GTK_FILE_CHOOSER(self->dialog), "Notebooks, scripts and saved sessions", code);
   add_filter(GTK_FILE_CHOOSER(self->dialog), "All files", all);
   gtk_native_dialog_show(self->dialog);
 }
@@ -658,6 +670,32 @@ on_export_response(GtkNativeDialog *dialog, int response, gpointer user_data)
   g_autoptr(GError) error = NULL;
   if (path && self->store && !td_store_export_perfetto(self->store, path, &error))
     show_message(self, GTK_MESSAGE_ERROR, error->message);
+}
+
+static void
+on_save_response(GtkNativeDialog *dialog, int response, gpointer user_data)
+{
+  TdWindow *self = TD_WINDOW(user_data);
+  g_autoptr(GFile) file =
+      response == GTK_RESPONSE_ACCEPT ? gtk_file_chooser_get_file(GTK_FILE_CHOOSER(dialog)) : NULL;
+  g_autofree char *path = file ? g_file_get_path(file) : NULL;
+  g_clear_object(&self->dialog);
+  g_autoptr(GError) error = NULL;
+  if (path && self->store && !td_store_save_events(self->store, path, &error))
+    show_message(self, GTK_MESSAGE_ERROR, error->message);
+}
+
+/* Save Session: the session's events as JSON lines, which Open reads back as a session. */
+static void
+action_save(GtkWidget *widget, const char *name, GVariant *param)
+{
+  TdWindow *self = TD_WINDOW(widget);
+  if (self->store == NULL)
+    return;
+  run_chooser(self, "Save Session", GTK_FILE_CHOOSER_ACTION_SAVE, "_Save",
+              G_CALLBACK(on_save_response));
+  gtk_file_chooser_set_current_name(GTK_FILE_CHOOSER(self->dialog), "trellis-session.jsonl");
+  gtk_native_dialog_show(self->dialog);
 }
 
 static void
@@ -880,6 +918,7 @@ td_window_class_init(TdWindowClass *klass)
   gtk_widget_class_install_action(widget_class, "win.open", NULL, action_open);
   gtk_widget_class_install_action(widget_class, "win.attach-file", NULL, action_attach_file);
   gtk_widget_class_install_action(widget_class, "win.export", NULL, action_export);
+  gtk_widget_class_install_action(widget_class, "win.save", NULL, action_save);
   gtk_widget_class_install_action(widget_class, "win.search", NULL, action_search);
   gtk_widget_class_install_action(widget_class, "win.toggle-eager", NULL, action_toggle_eager);
   gtk_widget_class_install_action(widget_class, "win.zoom-fit", NULL, action_zoom_fit);
@@ -913,6 +952,7 @@ td_window_init(TdWindow *self)
                           gtk_widget_get_parent(GTK_WIDGET(self->eager_switch)),
                           GTK_WIDGET(self->eager_switch));
   gtk_widget_action_set_enabled(GTK_WIDGET(self), "win.export", FALSE);
+  gtk_widget_action_set_enabled(GTK_WIDGET(self), "win.save", FALSE);
   refresh_kernels(self);
   show_trace(self, 0);
 }

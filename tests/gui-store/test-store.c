@@ -193,6 +193,32 @@ test_load_and_export(void)
   g_assert_true(json_is_array(json_object_get(doc, "traceEvents")));
   json_decref(doc);
   g_unlink(path);
+
+  /* A session saved as JSON lines and reopened into another store: the same Function, calls
+   * and events; a line that is not an event is an error naming it, the events before it kept. */
+  g_autofree char *saved = g_build_filename(dir, "session.jsonl", NULL);
+  g_assert_true(td_store_save_events(store, saved, &error));
+  g_assert_no_error(error);
+  g_autoptr(TdStore) reopened = td_store_new(G_MAXUINT);
+  g_assert_true(td_store_load_events_file(reopened, saved, &error));
+  g_assert_no_error(error);
+  g_assert_cmpuint(g_list_model_get_n_items(td_store_get_events(reopened)), ==, 20);
+  const TrStateFn *a = g_ptr_array_index(tr_state_functions(td_store_get_state(store)), 0);
+  const TrStateFn *b2 = g_ptr_array_index(tr_state_functions(td_store_get_state(reopened)), 0);
+  g_assert_cmpuint(a->calls, ==, b2->calls);
+  g_assert_cmpuint(a->hits, ==, b2->hits);
+  g_assert_cmpuint(a->misses, ==, b2->misses);
+  g_autofree char *text = NULL;
+  g_assert_true(g_file_get_contents(saved, &text, NULL, NULL));
+  g_autofree char *broken = g_strconcat(text, "{\"kind\": \"no such kind\"}\n", NULL);
+  g_assert_true(g_file_set_contents(saved, broken, -1, NULL));
+  g_autoptr(TdStore) partial = td_store_new(G_MAXUINT);
+  g_assert_false(td_store_load_events_file(partial, saved, &error));
+  g_assert_nonnull(strstr(error->message, "line 21"));
+  g_clear_error(&error);
+  g_assert_cmpuint(g_list_model_get_n_items(td_store_get_events(partial)), ==, 20);
+  g_unlink(saved);
+
   g_rmdir(dir);
   g_assert_false(td_store_export_perfetto(store, "/nonexistent/dir/x.json", &error));
   g_assert_nonnull(error);

@@ -821,6 +821,51 @@ test_traces_compared(void)
     ;
 }
 
+/* A saved session (an events file) opens as a finished session: its Functions and counts,
+ * nothing run; a file that is not one is an error, and the window stays as it was. */
+static void
+test_open_saved_session(void)
+{
+  g_autoptr(GtkApplication) app =
+      gtk_application_new("org.trellis.Debugger.Test", G_APPLICATION_NON_UNIQUE);
+  g_autoptr(GError) error = NULL;
+  g_assert_true(g_application_register(G_APPLICATION(app), NULL, &error));
+  g_autofree char *dir = g_dir_make_tmp("td-window-XXXXXX", &error);
+  g_autofree char *path = g_build_filename(dir, "session.jsonl", NULL);
+  const char *events =
+      "{\"seq\":1,\"ts_ns\":1000,\"kind\":\"function_created\",\"function_id\":4,"
+      "\"function\":\"saved_fn\",\"signature\":null,\"text\":\"<function saved_fn>\","
+      "\"enabled\":false}\n"
+      "{\"seq\":2,\"ts_ns\":2000,\"kind\":\"call\",\"cell\":1,\"file\":\"<cell 1>\","
+      "\"line\":3,\"function_id\":4,\"function\":\"saved_fn\",\"outcome\":\"hit\","
+      "\"concrete_id\":0,\"candidates\":1,\"reason\":null}\n";
+  g_assert_true(g_file_set_contents(path, events, -1, &error));
+  TdWindow *win = td_window_new(app);
+  gtk_window_present(GTK_WINDOW(win));
+  g_assert_true(td_window_open_file(win, path, &error));
+  g_assert_no_error(error);
+  g_assert_cmpint(td_window_get_status(win, NULL), ==, TD_CLIENT_FINISHED);
+  TrState *state = td_store_get_state(td_window_get_store(win));
+  const TrStateFn *fn = tr_state_function(state, 4);
+  g_assert_nonnull(fn);
+  g_assert_cmpstr(fn->name, ==, "saved_fn");
+  g_assert_cmpuint(fn->calls, ==, 1);
+  gtk_window_destroy(GTK_WINDOW(win));
+
+  g_autofree char *bad = g_build_filename(dir, "bad.jsonl", NULL);
+  g_assert_true(g_file_set_contents(bad, "not json\n", -1, &error));
+  TdWindow *other = td_window_new(app);
+  g_assert_false(td_window_open_file(other, bad, &error));
+  g_assert_nonnull(strstr(error->message, "line 1"));
+  g_assert_null(td_window_get_store(other));
+  gtk_window_destroy(GTK_WINDOW(other));
+  while (g_main_context_iteration(NULL, FALSE))
+    ;
+  g_unlink(path);
+  g_unlink(bad);
+  g_rmdir(dir);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -835,6 +880,7 @@ main(int argc, char **argv)
   g_test_add_func("/gui/window/attach-not-trellis-and-lost", test_attach_failures);
   g_test_add_func("/gui/window/pause-bar-shows-and-hides", test_pause_bar);
   g_test_add_func("/gui/traces/compared-with-every-trace-and-advised", test_traces_compared);
+  g_test_add_func("/gui/window/open-saved-session", test_open_saved_session);
   g_test_add_func("/gui/cell-label/size-does-not-follow-text", test_cell_label_size);
   return g_test_run();
 }
